@@ -1,0 +1,58 @@
+// Builds the extension, the CLI and the integration tests. `--production` minifies (with source
+// maps), `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? 'external' : 'inline',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+function listTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
+  {
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    sourcemap: 'inline',
+    minify: false,
+    entryPoints: ['test/integration/index.ts', ...listTests('test/integration')],
+    outbase: 'test/integration',
+    outdir: 'dist/test/integration',
+    // mocha is resolved from node_modules at run time: bundling it breaks its reporter loading.
+    external: ['vscode', 'mocha'],
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching src/ and test/integration/ …');
+} else {
+  fs.rmSync('dist', { recursive: true, force: true });
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  fs.chmodSync('dist/cli.js', 0o755);
+}

@@ -1,0 +1,125 @@
+// Runs the integration suite (dist/test/integration) inside a real VS Code extension host, twice:
+// on a copy of the sample GSD project and on a workspace without `.gsd`.
+//
+// Host: GSD_TEST_HOST=code-server (offline: code-server from npm + Debian's chromium) or
+// GSD_TEST_HOST=electron (@vscode/test-electron: downloads VS Code, or uses VSCODE_EXECUTABLE_PATH).
+// Default: electron when VSCODE_EXECUTABLE_PATH is set, code-server otherwise.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const testsPath = path.join(repoRoot, 'dist', 'test', 'integration', 'index.js');
+const artifactsDir = path.join(repoRoot, 'test-artifacts');
+const sampleProject = path.join(repoRoot, 'sample-project');
+const RUN_TIMEOUT_MS = Number(process.env.GSD_TEST_TIMEOUT_MS ?? 10 * 60_000);
+
+function prepareWorkspaces() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-'));
+  const withGsd = path.join(base, 'sample-project');
+  fs.cpSync(sampleProject, withGsd, { recursive: true });
+  const withoutGsd = path.join(base, 'plain-project');
+  fs.mkdirSync(withoutGsd);
+  fs.writeFileSync(path.join(withoutGsd, 'README.md'), '# A project that does not use GSD\n');
+  return { base, runs: [{ kind: 'with-gsd', folder: withGsd }, { kind: 'without-gsd', folder: withoutGsd }] };
+}
+
+async function runWithCodeServer(runs) {
+  const { startCodeServer, launchBrowser, workbenchUrl } = await import('./code-server-host.mjs');
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-log-'));
+  const server = await startCodeServer({ env: { GSD_TEST_LOG_DIR: logDir } });
+  const browser = await launchBrowser();
+  let failed = 0;
+  try {
+    for (const run of runs) {
+      const code = await runOne(browser, server, run, logDir, workbenchUrl);
+      if (code !== 0) failed++;
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+async function runOne(browser, server, run, logDir, workbenchUrl) {
+  console.log(`\n=== integration suite "${run.kind}" in code-server (${run.folder})`);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const pageLog = path.join(artifactsDir, `browser-console-${run.kind}.log`);
+  fs.writeFileSync(pageLog, '');
+  page.on('console', (m) => fs.appendFileSync(pageLog, `[${m.type()}] ${m.text()}\n`));
+  let resolveExit;
+  const exited = new Promise((r) => (resolveExit = r));
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+
+  const logFile = path.join(logDir, `${run.kind}.log`);
+  let printed = 0;
+  const pump = () => {
+    if (!fs.existsSync(logFile)) return;
+    const text = fs.readFileSync(logFile, 'utf8');
+    if (text.length > printed) {
+      process.stdout.write(text.slice(printed));
+      printed = text.length;
+    }
+  };
+  const timer = setInterval(pump, 250);
+  await page.goto(workbenchUrl(server, { folder: run.folder, extensionPath: repoRoot, testsPath }));
+  const code = await Promise.race([
+    exited,
+    new Promise((r) => setTimeout(() => r('timeout'), RUN_TIMEOUT_MS)),
+  ]);
+  clearInterval(timer);
+  pump();
+  if (code === 'timeout') {
+    console.error(`integration suite "${run.kind}" did not finish within ${RUN_TIMEOUT_MS / 1000} s`);
+  }
+  const shot = path.join(artifactsDir, `workbench-${run.kind}.png`);
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  console.log(`screenshot of the workbench: ${path.relative(repoRoot, shot)}`);
+  await page.close();
+  return code === 'timeout' ? 1 : code;
+}
+
+async function runWithElectron(runs) {
+  const { runTests } = await import('@vscode/test-electron');
+  let failed = 0;
+  for (const run of runs) {
+    console.log(`\n=== integration suite "${run.kind}" in desktop VS Code (${run.folder})`);
+    try {
+      await runTests({
+        extensionDevelopmentPath: repoRoot,
+        extensionTestsPath: testsPath,
+        vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH || undefined,
+        version: process.env.GSD_VSCODE_VERSION || undefined,
+        launchArgs: [run.folder, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+      });
+    } catch (error) {
+      console.error(`suite "${run.kind}" failed: ${error.message ?? error}`);
+      failed++;
+    }
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+async function main() {
+  if (!fs.existsSync(testsPath)) throw new Error('dist/test/integration/index.js is missing: run `node esbuild.mjs` first');
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  const host = process.env.GSD_TEST_HOST || (process.env.VSCODE_EXECUTABLE_PATH ? 'electron' : 'code-server');
+  const { base, runs } = prepareWorkspaces();
+  try {
+    if (host === 'electron') return await runWithElectron(runs);
+    if (host === 'code-server') return await runWithCodeServer(runs);
+    throw new Error(`GSD_TEST_HOST must be code-server or electron, not "${host}"`);
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`integration tests could not run: ${error.message}`);
+    process.exit(1);
+  },
+);
