@@ -1,0 +1,41 @@
+// `gsd-review state`: the derived state, lazily read by default (what the active unit needs);
+// `--full` reads every slice, as the review panel does.
+import { deriveState, deriveStateLazy, freshPartSource, NoProjectError } from '../core/derive-state';
+import { locateProject } from '../core/locate-project';
+import { ProjectFiles } from '../core/project-files';
+import { NodeGsdStore } from '../core/gsd-store';
+import type { GSDState } from '../core/types';
+
+export interface StateOptions {
+  root: string;
+  json: boolean;
+  full: boolean;
+}
+
+export function loadState(root: string, full: boolean): GSDState {
+  if (!full) return deriveStateLazy(root).state;
+  const project = locateProject(root);
+  if (!project) throw new NoProjectError(root);
+  return deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())));
+}
+
+function describe(state: GSDState): string {
+  const ref = (r: { id: string; title: string } | null) => (r ? `${r.id} ${r.title}` : '-');
+  const lines = [
+    `phase:     ${state.phase}`,
+    `milestone: ${ref(state.activeMilestone)}`,
+    `slice:     ${ref(state.activeSlice)}`,
+    `task:      ${ref(state.activeTask)}`,
+    `next:      ${state.nextAction}`,
+    `progress:  milestones ${state.progress.milestones.done}/${state.progress.milestones.total}, slices ${state.progress.slices.done}/${state.progress.slices.total}, tasks ${state.progress.tasks.done}/${state.progress.tasks.total}`,
+  ];
+  for (const b of state.blockers) lines.push(`blocker:   ${b}`);
+  for (const d of state.diagnostics) lines.push(`${d.severity}: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  return lines.join('\n') + '\n';
+}
+
+export function runStateCommand(options: StateOptions): number {
+  const state = loadState(options.root, options.full);
+  process.stdout.write(options.json ? JSON.stringify(state, null, 2) + '\n' : describe(state));
+  return 0;
+}

@@ -1,0 +1,120 @@
+// What one milestone folder says on its own: roadmap, summary, validation verdict, parked flag,
+// dependencies from its CONTEXT, and the hook state in the roadmap's frontmatter.
+import { fmRecord, fmString, fmStringList, parseFrontmatter } from './frontmatter';
+import type { DirIndex } from './gsd-layout';
+import type { ProjectFiles } from './project-files';
+import { parseRoadmap, type Roadmap } from './roadmap';
+import type { Diagnostic } from './types';
+
+export interface MilestonePart {
+  id: string;
+  dir: string;
+  roadmapFile?: string;
+  roadmap: Roadmap | null;
+  title: string;
+  summaryFile?: string;
+  /** A SUMMARY exists and does not report failure. */
+  summaryTerminal: boolean;
+  /** VALIDATION verdict (`pass`, `needs-remediation`, …) or null when none was written. */
+  validationVerdict: string | null;
+  parked: boolean;
+  dependsOn: string[];
+  /** Only a CONTEXT-DRAFT exists: GSD wants a discussion before planning. */
+  draftOnly: boolean;
+  extensions: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+}
+
+interface RoadmapFile extends Roadmap {
+  extensions: Record<string, unknown>;
+}
+
+function parseRoadmapFile(text: string, file: string): RoadmapFile {
+  const fm = parseFrontmatter(text, file);
+  const roadmap = parseRoadmap(fm.body, fm.bodyStartLine, file);
+  return { ...roadmap, extensions: fmRecord(fm.data, 'extensions'), diagnostics: [...fm.diagnostics, ...roadmap.diagnostics] };
+}
+
+/** GSD's rule: a summary is terminal unless it says it failed. */
+function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  const status = fmString(fm.data, 'status')?.toLowerCase();
+  const failedStatus = status !== undefined && ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'].includes(status);
+  const failedBody = /(?:^|\n)\s*#\s*BLOCKER\b/i.test(text) || /verification\s+failed/i.test(text);
+  const closedStatus = status !== undefined && ['complete', 'completed', 'done', 'closed', 'passed', 'success'].includes(status);
+  const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
+  return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+}
+
+function validationVerdict(text: string, file: string): { verdict: string | null; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  let v = fmString(fm.data, 'verdict') ?? /\*\*Verdict:?\*\*:?\s*(?:✅\s*)?([\w-]+)/i.exec(fm.body)?.[1];
+  if (v) v = v.toLowerCase() === 'passed' ? 'pass' : v.toLowerCase();
+  return { verdict: v ?? null, diagnostics: fm.diagnostics };
+}
+
+function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
+  return { deps: fmStringList(fm.data, 'depends_on').map((d) => d.toUpperCase()), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+}
+
+export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: string): MilestonePart {
+  const diagnostics: Diagnostic[] = [];
+  const dir: DirIndex | null = files.dir(dirPath);
+  const part: MilestonePart = {
+    id,
+    dir: dirPath,
+    roadmap: null,
+    title: id,
+    summaryTerminal: false,
+    validationVerdict: null,
+    parked: false,
+    dependsOn: [],
+    draftOnly: false,
+    extensions: {},
+    diagnostics,
+  };
+  if (!dir) return part;
+  const roadmapFile = dir.file(id, 'ROADMAP');
+  if (roadmapFile) {
+    const r = files.parse(roadmapFile, parseRoadmapFile);
+    diagnostics.push(...r.diagnostics);
+    if (r.value) {
+      part.roadmapFile = roadmapFile;
+      part.roadmap = r.value;
+      part.extensions = r.value.extensions;
+      if (r.value.title) part.title = r.value.title;
+    }
+  }
+  const summaryFile = dir.file(id, 'SUMMARY');
+  if (summaryFile) {
+    const s = files.parse(summaryFile, summaryOutcome);
+    diagnostics.push(...s.diagnostics);
+    if (s.value) {
+      part.summaryFile = summaryFile;
+      part.summaryTerminal = s.value.terminal;
+      if (!part.roadmap && s.value.title) part.title = s.value.title;
+    }
+  }
+  const validationFile = dir.file(id, 'VALIDATION');
+  if (validationFile) {
+    const v = files.parse(validationFile, validationVerdict);
+    diagnostics.push(...v.diagnostics);
+    part.validationVerdict = v.value?.verdict ?? null;
+  }
+  part.parked = dir.file(id, 'PARKED') !== null;
+  const contextFile = dir.file(id, 'CONTEXT');
+  const draftFile = contextFile ? null : dir.file(id, 'CONTEXT-DRAFT');
+  const ctxPath = contextFile ?? draftFile;
+  if (ctxPath) {
+    const c = files.parse(ctxPath, contextDeps);
+    diagnostics.push(...c.diagnostics);
+    if (c.value) {
+      part.dependsOn = c.value.deps;
+      if (!part.roadmap && part.title === id && c.value.title) part.title = c.value.title;
+    }
+  }
+  part.draftOnly = !contextFile && draftFile !== null;
+  return part;
+}

@@ -1,0 +1,139 @@
+// GSD's folder and file naming: `.gsd/milestones/<MID>/slices/<SID>/tasks/`, files named
+// `<ID>-<SUFFIX>.md`, matched case-insensitively, plus the legacy descriptive names GSD still
+// accepts (`M001-FLIGHT-SIM/`, `T03-INSTALL-PACKAGES-PLAN.md`).
+import * as path from 'node:path';
+import type { DirEntry } from './gsd-store';
+
+export const MILESTONE_DIR_RE = /^(M\d+(?:-[a-z0-9]{6})?)(?:-|$)/i;
+export const SLICE_ID_RE = /^S\d+$/i;
+export const TASK_ID_RE = /^T\d+$/i;
+
+/** Milestone id from its folder name: `M001`, `M001-abc123` (suffixed), `M001-FLIGHT-SIM` (legacy). */
+export function milestoneIdFromDir(name: string): string | null {
+  const m = /^M(\d+)(?:-([a-z0-9]{6}))?(?:-.*)?$/i.exec(name);
+  if (!m) return null;
+  // A six-character lower-case tail is GSD's unique suffix; anything else is a legacy description.
+  const suffix = m[2] && m[2] === m[2].toLowerCase() && /^[a-z0-9]{6}$/.test(m[2]) ? `-${m[2]}` : '';
+  return `M${m[1]}${suffix}`;
+}
+
+export function milestoneSeq(id: string): number {
+  const m = /^M(\d+)/.exec(id);
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+}
+
+export function unitSeq(id: string): number {
+  const m = /^[MST](\d+)/i.exec(id);
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+}
+
+/** One folder's entries, indexed for GSD's case-insensitive lookups. */
+export class DirIndex {
+  private readonly byUpper = new Map<string, DirEntry>();
+
+  constructor(
+    readonly dir: string,
+    readonly entries: readonly DirEntry[],
+  ) {
+    for (const e of entries) {
+      const key = e.name.toUpperCase();
+      if (!this.byUpper.has(key)) this.byUpper.set(key, e);
+    }
+  }
+
+  /** Folder for a unit id: exact name first, then a legacy `ID-DESCRIPTION` folder. */
+  subdir(id: string): string | null {
+    const exact = this.byUpper.get(id.toUpperCase());
+    if (exact?.isDirectory) return path.join(this.dir, exact.name);
+    const prefix = `${id.toUpperCase()}-`;
+    const legacy = this.entries
+      .filter((e) => e.isDirectory && e.name.toUpperCase().startsWith(prefix))
+      .sort((a, b) => a.name.localeCompare(b.name))[0];
+    return legacy ? path.join(this.dir, legacy.name) : null;
+  }
+
+  /** `<ID>-<SUFFIX>.md`, then the legacy `<ID>-<description>-<SUFFIX>.md`. */
+  file(id: string, suffix: string): string | null {
+    const direct = this.byUpper.get(`${id}-${suffix}.md`.toUpperCase());
+    if (direct?.isFile) return path.join(this.dir, direct.name);
+    const upperId = id.toUpperCase();
+    const upperSuffix = `-${suffix.toUpperCase()}.MD`;
+    for (const e of this.entries) {
+      if (!e.isFile) continue;
+      const upper = e.name.toUpperCase();
+      if (upper.startsWith(`${upperId}-`) && upper.endsWith(upperSuffix) && upper.length > upperId.length + upperSuffix.length + 1) {
+        // The description must not itself be a GSD suffix (S01-REPLAN vs S01-PLAN is handled by
+        // the required hyphen before the suffix).
+        return path.join(this.dir, e.name);
+      }
+    }
+    return null;
+  }
+
+  has(name: string): boolean {
+    return this.byUpper.has(name.toUpperCase());
+  }
+}
+
+export function milestonesDir(gsdDir: string): string {
+  return path.join(gsdDir, 'milestones');
+}
+
+/** Kinds of GSD file the core parses, recognised from a path inside `.gsd`. */
+export type GsdFileKind =
+  | 'preferences'
+  | 'roadmap'
+  | 'milestone-summary'
+  | 'milestone-context'
+  | 'milestone-validation'
+  | 'milestone-parked'
+  | 'slice-plan'
+  | 'slice-summary'
+  | 'slice-replan'
+  | 'slice-continue'
+  | 'task-plan'
+  | 'task-summary'
+  | 'code-review'
+  | 'other';
+
+export interface GsdFileRef {
+  kind: GsdFileKind;
+  milestoneDir?: string;
+  sliceDir?: string;
+  taskId?: string;
+}
+
+/**
+ * Where a changed path sits in the tree, so an index can drop exactly what depended on it.
+ * `rel` is relative to the real `.gsd` folder, with forward or back slashes.
+ */
+export function classifyGsdPath(rel: string): GsdFileRef {
+  const parts = rel.split(/[\\/]/).filter(Boolean);
+  if (parts.length === 1 && parts[0].toUpperCase() === 'PREFERENCES.MD') return { kind: 'preferences' };
+  if (parts[0] !== 'milestones' || parts.length < 2) return { kind: 'other' };
+  const milestoneDir = parts[1];
+  const name = parts[parts.length - 1].toUpperCase();
+  if (parts.length === 3) {
+    if (name.endsWith('-ROADMAP.MD')) return { kind: 'roadmap', milestoneDir };
+    if (name.endsWith('-SUMMARY.MD')) return { kind: 'milestone-summary', milestoneDir };
+    if (name.endsWith('-CONTEXT.MD') || name.endsWith('-CONTEXT-DRAFT.MD')) return { kind: 'milestone-context', milestoneDir };
+    if (name.endsWith('-VALIDATION.MD')) return { kind: 'milestone-validation', milestoneDir };
+    if (name.endsWith('-PARKED.MD')) return { kind: 'milestone-parked', milestoneDir };
+    return { kind: 'other', milestoneDir };
+  }
+  if (parts[2] !== 'slices' || parts.length < 4) return { kind: 'other', milestoneDir };
+  const sliceDir = parts[3];
+  if (parts.length === 5) {
+    if (name.endsWith('-REPLAN.MD')) return { kind: 'slice-replan', milestoneDir, sliceDir };
+    if (name.endsWith('-PLAN.MD')) return { kind: 'slice-plan', milestoneDir, sliceDir };
+    if (name.endsWith('-SUMMARY.MD')) return { kind: 'slice-summary', milestoneDir, sliceDir };
+    if (name.endsWith('-CONTINUE.MD') || name === 'CONTINUE.MD') return { kind: 'slice-continue', milestoneDir, sliceDir };
+    return { kind: 'other', milestoneDir, sliceDir };
+  }
+  if (parts[4] !== 'tasks' || parts.length !== 6) return { kind: 'other', milestoneDir, sliceDir };
+  const taskId = /^(T\d+)/i.exec(parts[5])?.[1]?.toUpperCase();
+  if (/-CODE-REVIEW(?:-C\d+)?\.MD$/.test(name)) return { kind: 'code-review', milestoneDir, sliceDir, taskId };
+  if (name.endsWith('-PLAN.MD')) return { kind: 'task-plan', milestoneDir, sliceDir, taskId };
+  if (name.endsWith('-SUMMARY.MD')) return { kind: 'task-summary', milestoneDir, sliceDir, taskId };
+  return { kind: 'other', milestoneDir, sliceDir, taskId };
+}

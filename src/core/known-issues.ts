@@ -1,0 +1,30 @@
+// `## Known Issues` of a task summary: prose, then `Pending actions:` and a bullet list of required
+// follow-up. The first line that is neither a bullet nor blank ends the list.
+import type { Section } from './markdown-sections';
+
+export interface PendingActionLine {
+  text: string;
+  line: number;
+}
+
+const LIST_START = /^\s*(?:\*\*|__)?Pending actions:?(?:\*\*|__)?:?\s*$/i;
+const BULLET = /^\s*[-*+]\s+(?:\[([ xX])\]\s+)?(.+?)\s*$/;
+
+export function extractPendingActions(section: Section | undefined): PendingActionLine[] {
+  if (!section) return [];
+  const out: PendingActionLine[] = [];
+  const start = section.lines.findIndex((l) => LIST_START.test(l));
+  if (start === -1) return out;
+  for (let i = start + 1; i < section.lines.length; i++) {
+    const line = section.lines[i];
+    if (line.trim() === '') continue;
+    const m = BULLET.exec(line);
+    if (!m) break;
+    // A ticked box is follow-up already done; "None." is GSD's empty-section filler.
+    if (m[1] && m[1] !== ' ') continue;
+    const text = m[2];
+    if (/^(none\.?|n\/a)$/i.test(text)) continue;
+    out.push({ text, line: section.firstLine + i });
+  }
+  return out;
+}

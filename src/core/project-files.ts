@@ -1,0 +1,103 @@
+// Per-file memory of what was read from `.gsd`: folder listings and parsed files, each kept until
+// told that path changed. The CLI builds one per run; the extension keeps one for its lifetime.
+import * as path from 'node:path';
+import { DirIndex } from './gsd-layout';
+import { MAX_PARSE_BYTES, type GsdStore } from './gsd-store';
+import type { Diagnostic } from './types';
+
+export interface Parsed<T> {
+  value: T | null;
+  diagnostics: Diagnostic[];
+}
+
+type Parser<T> = (text: string, file: string) => T;
+
+const BINARY_SNIFF_BYTES = 8000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class ProjectFiles {
+  private readonly dirs = new Map<string, DirIndex | null>();
+  private readonly files = new Map<string, Parsed<unknown>>();
+  /** How many files were read from the store (for the lazy-path check and the bench). */
+  reads = 0;
+
+  constructor(readonly store: GsdStore) {}
+
+  dir(dir: string): DirIndex | null {
+    let index = this.dirs.get(dir);
+    if (index === undefined) {
+      let entries = null;
+      try {
+        entries = this.store.list(dir);
+      } catch {
+        entries = null;
+      }
+      index = entries ? new DirIndex(dir, entries) : null;
+      this.dirs.set(dir, index);
+    }
+    return index;
+  }
+
+  /** Reads and parses a file once; broken input becomes diagnostics, never an exception. */
+  parse<T>(file: string, parser: Parser<T>): Parsed<T> {
+    const cached = this.files.get(file);
+    if (cached) return cached as Parsed<T>;
+    const result = this.readAndParse(file, parser);
+    this.files.set(file, result);
+    return result;
+  }
+
+  private readAndParse<T>(file: string, parser: Parser<T>): Parsed<T> {
+    let text: string | null;
+    try {
+      this.reads++;
+      text = this.store.readText(file);
+    } catch (error) {
+      return { value: null, diagnostics: [{ file, severity: 'error', message: `could not read: ${describe(error)}` }] };
+    }
+    if (text === null) return { value: null, diagnostics: [] };
+    if (text.length > MAX_PARSE_BYTES) {
+      return { value: null, diagnostics: [{ file, severity: 'warning', message: `${(text.length / 1048576).toFixed(1)} MB is too large for a GSD file; not parsed (limit ${MAX_PARSE_BYTES / 1048576} MB)` }] };
+    }
+    if (text.slice(0, BINARY_SNIFF_BYTES).includes('\u0000')) {
+      return { value: null, diagnostics: [{ file, severity: 'warning', message: 'binary content where GSD expects markdown; not parsed' }] };
+    }
+    try {
+      const value = parser(text, file);
+      const own = (value as { diagnostics?: Diagnostic[] } | null)?.diagnostics ?? [];
+      return { value, diagnostics: own };
+    } catch (error) {
+      // Parsers are written not to throw; this is the last line of defence.
+      return { value: null, diagnostics: [{ file, severity: 'error', message: `could not parse: ${describe(error)}` }] };
+    }
+  }
+
+  /** Forget one path: the file itself, and the listing of its folder (it may be new or gone). */
+  invalidate(file: string): void {
+    this.files.delete(file);
+    this.dirs.delete(path.dirname(file));
+    // A folder that appeared or vanished: its own listing goes too.
+    this.dirs.delete(file);
+  }
+
+  /** Whether a listing of this path was read, i.e. it is (or was) a folder we depend on. */
+  knowsDir(dir: string): boolean {
+    return this.dirs.has(dir);
+  }
+
+  /** Forget everything under a folder (a folder was deleted or renamed). */
+  invalidateTree(dir: string): void {
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    for (const key of [...this.files.keys()]) if (key === dir || key.startsWith(prefix)) this.files.delete(key);
+    for (const key of [...this.dirs.keys()]) if (key === dir || key.startsWith(prefix)) this.dirs.delete(key);
+    this.dirs.delete(path.dirname(dir));
+  }
+
+  clear(): void {
+    this.files.clear();
+    this.dirs.clear();
+  }
+}
