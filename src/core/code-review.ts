@@ -69,7 +69,7 @@ export function parseCodeReview(text: string, file: string): CodeReview {
   }
   const task = fmString(fm.data, 'task')?.toUpperCase() ?? null;
   const wellFormed = cycle !== null && verdict !== 'unknown' && (issuesSection !== undefined || verdict !== null);
-  if (!wellFormed && fm.diagnostics.length === 0) {
+  if (!wellFormed && diagnostics.length === 0) {
     const missing = [cycle === null ? 'a cycle' : '', issuesSection || verdict ? '' : 'an ## Issues section or a verdict'].filter(Boolean);
     if (missing.length) diagnostics.push({ file, line: 1, severity: 'error', message: `not a complete review: it lacks ${missing.join(' and ')}` });
   }

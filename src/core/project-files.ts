@@ -23,6 +23,8 @@ export class ProjectFiles {
   private readonly files = new Map<string, Parsed<unknown>>();
   /** How many files were read from the store (for the lazy-path check and the bench). */
   reads = 0;
+  /** Which files were read, when `trackReads` is on (tests of the lazy path). */
+  readPaths: string[] | null = null;
 
   constructor(readonly store: GsdStore) {}
 
@@ -54,6 +56,7 @@ export class ProjectFiles {
     let text: string | null;
     try {
       this.reads++;
+      this.readPaths?.push(file);
       text = this.store.readText(file);
     } catch (error) {
       return { value: null, diagnostics: [{ file, severity: 'error', message: `could not read: ${describe(error)}` }] };

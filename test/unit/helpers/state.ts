@@ -1,0 +1,31 @@
+// Deriving state the way the panel does (full), and the slice of it every decision rests on.
+import { deriveState, freshPartSource } from '../../../src/core/derive-state';
+import { NodeGsdStore } from '../../../src/core/gsd-store';
+import { locateProject } from '../../../src/core/locate-project';
+import { ProjectFiles } from '../../../src/core/project-files';
+import type { GSDState } from '../../../src/core/types';
+
+export function fullState(root: string): GSDState {
+  const project = locateProject(root)!;
+  return deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())));
+}
+
+/** The part of the state every dispatch decision rests on; both ways of reading must agree on it. */
+export function decisionOf(s: GSDState) {
+  const m = s.milestones.find((x) => x.id === s.activeMilestone?.id);
+  const slice = m?.slices.find((x) => x.id === s.activeSlice?.id);
+  return {
+    phase: s.phase,
+    activeMilestone: s.activeMilestone,
+    activeSlice: s.activeSlice,
+    activeTask: s.activeTask,
+    blockers: s.blockers,
+    nextAction: s.nextAction,
+    replanTrigger: s.replanTrigger,
+    progress: s.progress,
+    milestoneStatuses: s.milestones.map((x) => [x.id, x.status]),
+    sliceStatuses: s.milestones.map((x) => x.slices.map((y) => [y.id, y.status, y.done])),
+    activeSliceTasks: slice?.tasks ?? null,
+  };
+}
+
