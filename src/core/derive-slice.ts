@@ -31,6 +31,8 @@ export interface SlicePart {
   diagnostics: Diagnostic[];
 }
 
+const parseTaskPlanFrontmatter = (text: string, file: string) => parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
+
 const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
 
 function reviewHistory(
@@ -155,7 +157,8 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     const taskPlan = tasksDir?.file(t.id, 'PLAN');
     if (taskPlan) {
       task.planFile = taskPlan;
-      const fm = files.parse(taskPlan, parseFrontmatter);
+      // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
+      const fm = files.parse(taskPlan, parseTaskPlanFrontmatter);
       diagnostics.push(...fm.diagnostics);
       if (fm.value) task.extensions = fmRecord(fm.value.data, 'extensions');
     }

@@ -30,44 +30,54 @@ export function unitSeq(id: string): number {
 /** One folder's entries, indexed for GSD's case-insensitive lookups. */
 export class DirIndex {
   private readonly byUpper = new Map<string, DirEntry>();
+  /** Entries by the upper-cased part before their first hyphen (`T03` of `T03-INSTALL-PLAN.md`). */
+  private readonly byIdPrefix = new Map<string, Array<{ upper: string; entry: DirEntry }>>();
 
   constructor(
     readonly dir: string,
     readonly entries: readonly DirEntry[],
   ) {
     for (const e of entries) {
-      const key = e.name.toUpperCase();
-      if (!this.byUpper.has(key)) this.byUpper.set(key, e);
+      const upper = e.name.toUpperCase();
+      if (!this.byUpper.has(upper)) this.byUpper.set(upper, e);
+      const dash = upper.indexOf('-');
+      if (dash > 0) {
+        const key = upper.slice(0, dash);
+        const list = this.byIdPrefix.get(key);
+        if (list) list.push({ upper, entry: e });
+        else this.byIdPrefix.set(key, [{ upper, entry: e }]);
+      }
     }
+  }
+
+  /** Entries whose name starts with `ID-` (the id may itself hold a hyphen: `M001-abc123`). */
+  private withPrefix(id: string): Array<{ upper: string; entry: DirEntry }> {
+    const upperId = id.toUpperCase();
+    const dash = upperId.indexOf('-');
+    const candidates = this.byIdPrefix.get(dash === -1 ? upperId : upperId.slice(0, dash)) ?? [];
+    const prefix = `${upperId}-`;
+    return candidates.filter((c) => c.upper.startsWith(prefix));
   }
 
   /** Folder for a unit id: exact name first, then a legacy `ID-DESCRIPTION` folder. */
   subdir(id: string): string | null {
     const exact = this.byUpper.get(id.toUpperCase());
     if (exact?.isDirectory) return path.join(this.dir, exact.name);
-    const prefix = `${id.toUpperCase()}-`;
-    const legacy = this.entries
-      .filter((e) => e.isDirectory && e.name.toUpperCase().startsWith(prefix))
-      .sort((a, b) => a.name.localeCompare(b.name))[0];
-    return legacy ? path.join(this.dir, legacy.name) : null;
+    const legacy = this.withPrefix(id)
+      .filter((c) => c.entry.isDirectory)
+      .sort((a, b) => a.entry.name.localeCompare(b.entry.name))[0];
+    return legacy ? path.join(this.dir, legacy.entry.name) : null;
   }
 
   /** `<ID>-<SUFFIX>.md`, then the legacy `<ID>-<description>-<SUFFIX>.md`. */
   file(id: string, suffix: string): string | null {
     const direct = this.byUpper.get(`${id}-${suffix}.md`.toUpperCase());
     if (direct?.isFile) return path.join(this.dir, direct.name);
-    const upperId = id.toUpperCase();
-    const upperSuffix = `-${suffix.toUpperCase()}.MD`;
-    for (const e of this.entries) {
-      if (!e.isFile) continue;
-      const upper = e.name.toUpperCase();
-      if (upper.startsWith(`${upperId}-`) && upper.endsWith(upperSuffix) && upper.length > upperId.length + upperSuffix.length + 1) {
-        // The description must not itself be a GSD suffix (S01-REPLAN vs S01-PLAN is handled by
-        // the required hyphen before the suffix).
-        return path.join(this.dir, e.name);
-      }
-    }
-    return null;
+    // The hyphen before the suffix keeps S01-REPLAN.md from being taken for S01's PLAN.
+    const tail = `-${suffix.toUpperCase()}.MD`;
+    const minLength = id.length + tail.length + 2;
+    const legacy = this.withPrefix(id).find((c) => c.entry.isFile && c.upper.endsWith(tail) && c.upper.length >= minLength);
+    return legacy ? path.join(this.dir, legacy.entry.name) : null;
   }
 
   has(name: string): boolean {

@@ -48,3 +48,48 @@ export function firstHeading(lines: readonly string[]): { text: string; index: n
   }
   return null;
 }
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const headingPatterns = new Map<string, RegExp>();
+
+/** Offset of the `## name` heading line, or -1. Most files spell it exactly; the regex is the slow path. */
+function findHeading(body: string, name: string): number {
+  let re = headingPatterns.get(name);
+  if (!re) {
+    re = new RegExp(`^##[ \\t]+${escapeRegExp(name)}[ \\t]*#*[ \\t]*\\r?$`, 'im');
+    headingPatterns.set(name, re);
+  }
+  const exact = body.indexOf(`## ${name}`);
+  if (exact !== -1 && (exact === 0 || body[exact - 1] === '\n')) {
+    const end = body.indexOf('\n', exact);
+    if (re.test(body.slice(exact, end === -1 ? undefined : end))) return exact;
+  }
+  const m = re.exec(body);
+  return m ? m.index : -1;
+}
+
+/**
+ * One named `##` section, found without splitting the whole body into lines: the full derive reads
+ * thousands of summaries and needs only their Known Issues.
+ */
+export function sectionNamed(body: string, startLine: number, name: string): Section | undefined {
+  const at = findHeading(body, name);
+  if (at === -1) return undefined;
+  const line = startLine + countNewlines(body, at);
+  const contentStart = body.indexOf('\n', at);
+  if (contentStart === -1) return { heading: name, line, lines: [], firstLine: line + 1 };
+  const rest = body.slice(contentStart + 1);
+  const end = /^#{1,2}[ \t]/m.exec(rest);
+  const lines = splitLines(end ? rest.slice(0, end.index) : rest);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return { heading: name, line, lines, firstLine: line + 1 };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -1,8 +1,8 @@
 // `T01-SUMMARY.md`: GSD's task summary frontmatter and sections, including the pending actions
 // under `## Known Issues`.
-import { fmBoolean, fmString, fmStringList, parseFrontmatter } from './frontmatter';
+import { fmBoolean, fmString, parseFrontmatter } from './frontmatter';
 import { extractPendingActions, type PendingActionLine } from './known-issues';
-import { findSection, firstHeading, sections, splitLines } from './markdown-sections';
+import { sectionNamed } from './markdown-sections';
 import type { Diagnostic } from './types';
 
 export interface TaskSummary {
@@ -11,38 +11,28 @@ export interface TaskSummary {
   milestone?: string;
   title?: string;
   oneLiner?: string;
-  keyFiles: string[];
-  keyDecisions: string[];
   duration?: string;
   verificationResult?: string;
   completedAt?: string;
   blockerDiscovered: boolean;
-  sections: string[];
   knownIssues: string;
   pendingActions: PendingActionLine[];
   diagnostics: Diagnostic[];
 }
 
+/** The keys the core uses; the rest of GSD's summary frontmatter (key_files, provides, …) is GSD's. */
+const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];
+
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
 
 export function parseTaskSummary(text: string, file: string): TaskSummary {
-  const fm = parseFrontmatter(text, file);
+  const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
   const diagnostics = [...fm.diagnostics];
-  const lines = splitLines(fm.body);
-  const all = sections(lines, fm.bodyStartLine);
-  const heading = firstHeading(lines);
-  const known = findSection(all, 'Known Issues');
-  let oneLiner: string | undefined;
-  if (heading) {
-    for (let i = heading.index + 1; i < lines.length && i < heading.index + 6; i++) {
-      const m = /^\*\*(.+)\*\*\s*$/.exec(lines[i].trim());
-      if (m) {
-        oneLiner = m[1];
-        break;
-      }
-      if (lines[i].startsWith('#')) break;
-    }
-  }
+  const known = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
+  // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
+  const head = /^#[ \t]+(.+?)[ \t]*\r?$((?:\r?\n[^#\n]*){0,5})/m.exec(fm.body);
+  const heading = head ? { text: head[1] } : null;
+  const oneLiner = head ? /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m.exec(head[2])?.[1] : undefined;
   const verificationResult = fmString(fm.data, 'verification_result');
   if (verificationResult && !VERIFICATION_RESULTS.has(verificationResult)) {
     diagnostics.push({ file, line: 1, severity: 'info', message: `verification_result "${verificationResult}" is not one of passed, untested, mixed` });
@@ -52,10 +42,7 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
     diagnostics.push({ file, line: 1, severity: 'warning', message: `completed_at "${completedAt}" is not an ISO time; completion order falls back to plan order` });
   }
   const summary: TaskSummary = {
-    keyFiles: fmStringList(fm.data, 'key_files'),
-    keyDecisions: fmStringList(fm.data, 'key_decisions'),
     blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
-    sections: all.map((s) => s.heading),
     knownIssues: known ? known.lines.join('\n').trim() : '',
     pendingActions: extractPendingActions(known),
     diagnostics,

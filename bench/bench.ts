@@ -1,0 +1,89 @@
+// `npm run bench`: prints figures, never asserts. Every ratio is against a baseline measured in the
+// same run on the same machine: reading every file of the tree, or a bare `node -e 0`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { deriveState, freshPartSource } from '../src/core/derive-state';
+import { NodeGsdStore } from '../src/core/gsd-store';
+import { locateProject } from '../src/core/locate-project';
+import { ProjectFiles } from '../src/core/project-files';
+import { StateIndex } from '../src/core/state-index';
+import { generateTree, shapeFor } from './generate-tree';
+import { fmt, medianMs, processMs, ratio } from './measure';
+import { readEveryFile } from './read-every-file';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const benchDir = path.join(repoRoot, '.bench');
+const cli = path.join(repoRoot, 'dist', 'cli.js');
+const readAllScript = path.join(repoRoot, 'dist', 'bench', 'read-every-file-main.js');
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function tree(tasks: number): { root: string; files: number } {
+  const root = path.join(benchDir, `tree-${tasks}`);
+  const marker = path.join(root, '.generated');
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(root, { recursive: true, force: true });
+    const r = generateTree(root, shapeFor(tasks));
+    fs.writeFileSync(marker, JSON.stringify(r));
+  }
+  return { root, files: JSON.parse(fs.readFileSync(marker, 'utf8')).files };
+}
+
+function stateBench(tasks: number): void {
+  const { root, files } = tree(tasks);
+  const project = locateProject(root)!;
+  const floor = medianMs(5, () => readEveryFile(project.gsdDir));
+  const cold = medianMs(5, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))));
+  const lazyFiles = new ProjectFiles(new NodeGsdStore());
+  const lazy = medianMs(5, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())), { lazy: true }));
+  deriveState(project, freshPartSource(lazyFiles), { lazy: true });
+
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const index = new StateIndex(project);
+  const state = index.state();
+  gc();
+  const retainedMb = (process.memoryUsage().heapUsed - heapBefore) / 1048576;
+
+  // One task file of the active slice changes, back and forth; time only changed() + state().
+  const m = state.milestones.find((x) => x.id === state.activeMilestone?.id)!;
+  const slice = m.slices.find((x) => x.id === state.activeSlice?.id)!;
+  const target = slice.tasks[0].summaryFile!;
+  const original = fs.readFileSync(target, 'utf8');
+  const variants = [original.replace('verification_result: passed', 'verification_result: mixed'), original];
+  let i = 0;
+  const incremental = (() => {
+    const times: number[] = [];
+    for (let k = 0; k < 50; k++) {
+      fs.writeFileSync(target, variants[i++ % 2]);
+      const t = process.hrtime.bigint();
+      index.changed(target);
+      index.state();
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    fs.writeFileSync(target, original);
+    times.sort((a, b) => a - b);
+    return times[25];
+  })();
+
+  const nodeBare = processMs(5, process.execPath, ['-e', '0']);
+  const floorProc = processMs(5, process.execPath, [readAllScript, project.gsdDir]);
+  const cliLazy = processMs(5, process.execPath, [cli, 'state', '--json', '--root', root]);
+
+  console.log(`\n## ${tasks.toLocaleString('en')} tasks (${files.toLocaleString('en')} files)`);
+  console.log(`read every file (floor)           ${fmt(floor)} ms`);
+  console.log(`cold full derive                  ${fmt(cold)} ms   ${ratio(cold, floor)} the floor (target ≤ 2×)`);
+  console.log(`lazy derive (active unit only)    ${fmt(lazy)} ms   ${ratio(lazy, floor)} the floor; read ${lazyFiles.reads} of ${files} files`);
+  console.log(`re-derive after one file changed  ${fmt(incremental)} ms   (target < 5 ms; median of 50)`);
+  console.log(`heap kept by the StateIndex       ${retainedMb.toFixed(1)} MB`);
+  console.log(`whole process: node -e 0          ${fmt(nodeBare)} ms`);
+  console.log(`whole process: read every file    ${fmt(floorProc)} ms`);
+  console.log(`whole process: cli state --json   ${fmt(cliLazy)} ms   ${ratio(cliLazy, floorProc / 2)} (read-every-file process ÷ 2; target ≤ 1×), ${ratio(cliLazy, nodeBare)} node -e 0`);
+}
+
+function main(): void {
+  const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+  console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
+  for (const n of sizes) stateBench(n);
+}
+
+main();

@@ -1,0 +1,32 @@
+// Small timing helpers for the benchmark: medians of repeated runs, whole-process wall times.
+import { spawnSync } from 'node:child_process';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function timeMs(fn: () => void): number {
+  const t = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+export function medianMs(runs: number, fn: () => void): number {
+  return median(Array.from({ length: runs }, () => timeMs(fn)));
+}
+
+/** Median wall time of a whole process, in ms; throws if it fails. */
+export function processMs(runs: number, cmd: string, args: string[]): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  }
+  return median(times);
+}
+
+export const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
