@@ -3,22 +3,8 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 
 const production = process.argv.includes('--production');
-const require = createRequire(import.meta.url);
-
-// gray-matter requires js-yaml 3 for its default engine, which we never use (we pass our own,
-// js-yaml 4 with the CORE schema). js-yaml 3 in turn loads esprima at run time: ~10 ms of every
-// CLI start. Point gray-matter at the js-yaml we already bundle instead.
-const grayMatterUsesOurYaml = {
-  name: 'gray-matter-uses-our-js-yaml',
-  setup(build) {
-    build.onResolve({ filter: /^js-yaml$/ }, (args) =>
-      args.importer.includes(`${path.sep}gray-matter${path.sep}`) ? { path: require.resolve('js-yaml') } : undefined,
-    );
-  },
-};
 const watch = process.argv.includes('--watch');
 
 const common = {
@@ -30,7 +16,6 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [grayMatterUsesOurYaml],
 };
 
 function listTests(dir) {

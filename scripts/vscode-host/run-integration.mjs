@@ -28,12 +28,13 @@ function prepareWorkspaces() {
 async function runWithCodeServer(runs) {
   const { startCodeServer, launchBrowser, workbenchUrl } = await import('./code-server-host.mjs');
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-log-'));
-  const server = await startCodeServer({ env: { GSD_TEST_LOG_DIR: logDir } });
+  const bridgeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-bridge-'));
+  const server = await startCodeServer({ env: { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir } });
   const browser = await launchBrowser();
   let failed = 0;
   try {
     for (const run of runs) {
-      const code = await runOne(browser, server, run, logDir, workbenchUrl);
+      const code = await runOne(browser, server, run, logDir, bridgeDir, workbenchUrl);
       if (code !== 0) failed++;
     }
   } finally {
@@ -43,7 +44,7 @@ async function runWithCodeServer(runs) {
   return failed === 0 ? 0 : 1;
 }
 
-async function runOne(browser, server, run, logDir, workbenchUrl) {
+async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
   console.log(`\n=== integration suite "${run.kind}" in code-server (${run.folder})`);
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   const pageLog = path.join(artifactsDir, `browser-console-${run.kind}.log`);
@@ -63,7 +64,25 @@ async function runOne(browser, server, run, logDir, workbenchUrl) {
       printed = text.length;
     }
   };
-  const timer = setInterval(pump, 250);
+  let bridgeBusy = false;
+  const serveBridge = async () => {
+    if (bridgeBusy) return;
+    bridgeBusy = true;
+    try {
+      for (const name of fs.readdirSync(bridgeDir).filter((f) => f.startsWith('req-') && f.endsWith('.json')).sort()) {
+        const requestFile = path.join(bridgeDir, name);
+        const request = JSON.parse(fs.readFileSync(requestFile, 'utf8'));
+        fs.unlinkSync(requestFile);
+        await answerWorkbenchRequest(page, run.kind, request);
+      }
+    } finally {
+      bridgeBusy = false;
+    }
+  };
+  const timer = setInterval(() => {
+    pump();
+    void serveBridge();
+  }, 250);
   await page.goto(workbenchUrl(server, { folder: run.folder, extensionPath: repoRoot, testsPath }));
   const code = await Promise.race([
     exited,
@@ -74,11 +93,25 @@ async function runOne(browser, server, run, logDir, workbenchUrl) {
   if (code === 'timeout') {
     console.error(`integration suite "${run.kind}" did not finish within ${RUN_TIMEOUT_MS / 1000} s`);
   }
-  const shot = path.join(artifactsDir, `workbench-${run.kind}.png`);
-  await page.screenshot({ path: shot }).catch(() => undefined);
-  console.log(`screenshot of the workbench: ${path.relative(repoRoot, shot)}`);
   await page.close();
   return code === 'timeout' ? 1 : code;
+}
+
+/** A test asked for a screenshot of the real workbench and for which texts the page shows. */
+async function answerWorkbenchRequest(page, kind, request) {
+  const safe = String(request.name).replace(/[^\w.-]+/g, '-');
+  const shot = path.join(artifactsDir, `${kind}-${safe}.png`);
+  // Let the workbench finish rendering what the test just did.
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: shot });
+  const seen = {};
+  for (const text of request.expectTexts ?? []) {
+    seen[text] = await page.getByText(text, { exact: false }).first().isVisible().catch(() => false);
+  }
+  const answer = JSON.stringify({ screenshot: shot, seen });
+  fs.writeFileSync(`${request.response}.tmp`, answer);
+  fs.renameSync(`${request.response}.tmp`, request.response);
+  console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}`);
 }
 
 async function runWithElectron(runs) {
