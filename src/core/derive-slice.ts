@@ -31,7 +31,12 @@ export interface SlicePart {
   diagnostics: Diagnostic[];
 }
 
-const parseTaskPlanFrontmatter = (text: string, file: string) => parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
+function parseTaskPlanFrontmatter(text: string, file: string): { extensions: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  // Most task plans carry no hook state: one substring search instead of splitting frontmatter.
+  if (!text.includes('extensions')) return { extensions: {}, diagnostics: [] };
+  const fm = parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
+  return { extensions: fmRecord(fm.data, 'extensions'), diagnostics: fm.diagnostics };
+}
 
 const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
 
@@ -160,7 +165,7 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
       // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
       const fm = files.parse(taskPlan, parseTaskPlanFrontmatter);
       diagnostics.push(...fm.diagnostics);
-      if (fm.value) task.extensions = fmRecord(fm.value.data, 'extensions');
+      if (fm.value) task.extensions = fm.value.extensions;
     }
     const summaryPath = tasksDir?.file(t.id, 'SUMMARY');
     if (summaryPath) {

@@ -62,26 +62,31 @@ export class DirIndex {
   /** Folder for a unit id: exact name first, then a legacy `ID-DESCRIPTION` folder. */
   subdir(id: string): string | null {
     const exact = this.byUpper.get(id.toUpperCase());
-    if (exact?.isDirectory) return path.join(this.dir, exact.name);
+    if (exact?.isDirectory) return this.join(exact.name);
     const legacy = this.withPrefix(id)
       .filter((c) => c.entry.isDirectory)
       .sort((a, b) => a.entry.name.localeCompare(b.entry.name))[0];
-    return legacy ? path.join(this.dir, legacy.entry.name) : null;
+    return legacy ? this.join(legacy.entry.name) : null;
   }
 
   /** `<ID>-<SUFFIX>.md`, then the legacy `<ID>-<description>-<SUFFIX>.md`. */
   file(id: string, suffix: string): string | null {
     const direct = this.byUpper.get(`${id}-${suffix}.md`.toUpperCase());
-    if (direct?.isFile) return path.join(this.dir, direct.name);
+    if (direct?.isFile) return this.join(direct.name);
     // The hyphen before the suffix keeps S01-REPLAN.md from being taken for S01's PLAN.
     const tail = `-${suffix.toUpperCase()}.MD`;
     const minLength = id.length + tail.length + 2;
     const legacy = this.withPrefix(id).find((c) => c.entry.isFile && c.upper.endsWith(tail) && c.upper.length >= minLength);
-    return legacy ? path.join(this.dir, legacy.entry.name) : null;
+    return legacy ? this.join(legacy.entry.name) : null;
   }
 
   has(name: string): boolean {
     return this.byUpper.has(name.toUpperCase());
+  }
+
+  /** `dir` is already normalised and `name` is one entry, so plain concatenation is path.join here. */
+  join(name: string): string {
+    return this.dir + path.sep + name;
   }
 }
 
