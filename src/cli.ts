@@ -1,12 +1,21 @@
 // `gsd-review` — the command-line face of the shared core (DESIGN.md section 8).
 // Bad input gets one clear line on stderr and a non-zero exit, never a stack trace.
 import { parseArgs } from 'node:util';
+import { BUILTIN_HOOKS } from './builtin-hooks';
+import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runStateCommand } from './cli/state-command';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
 commands:
-  state     print the derived GSD state
+  state [--full]      print the derived GSD state (--full reads every slice)
+  next [--apply]      the next unit to run; --apply commits hook state and records the dispatch
+  complete            process the recorded unit's result from its artifacts (afterDispatch)
+
+options:
+  --root DIR          the project (any folder inside it); default: the current folder
+  --json              machine-readable output
+  --untrusted         do not run hook code from the workspace (.gsd/extensions/)
 `;
 
 export class UsageError extends Error {}
@@ -19,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
       root: { type: 'string' },
       json: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
+      apply: { type: 'boolean', default: false },
+      untrusted: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -31,6 +42,11 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'state':
       return runStateCommand({ root, json: values.json ?? false, full: values.full ?? false });
+    case 'next':
+    case 'complete': {
+      const o = { root, json: values.json ?? false, apply: values.apply ?? false, trusted: !values.untrusted, builtins: BUILTIN_HOOKS };
+      return command === 'next' ? runNextCommand(o) : runCompleteCommand(o);
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }

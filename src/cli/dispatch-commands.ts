@@ -1,0 +1,59 @@
+// `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
+import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch';
+import type { BuiltinHook } from '../core/hook-loader';
+
+export interface DispatchCliOptions {
+  root: string;
+  json: boolean;
+  apply: boolean;
+  trusted: boolean;
+  builtins: readonly BuiltinHook[];
+}
+
+function coreOptions(o: DispatchCliOptions): DispatchOptions {
+  return {
+    root: o.root,
+    apply: o.apply,
+    trusted: o.trusted,
+    builtins: o.builtins,
+    log: { info: () => undefined, warn: (m) => process.stderr.write(`gsd-review: ${m}\n`) },
+  };
+}
+
+export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
+  const out = await dispatchNextUnit(coreOptions(o));
+  const d = out.decision;
+  if (o.json) {
+    const json = {
+      unitType: d?.unitType ?? null,
+      unitId: d?.unitId ?? null,
+      source: d?.source ?? null,
+      prompt: d?.prompt ?? null,
+      reason: d?.reason ?? null,
+      data: d?.data ?? null,
+      phase: out.phase,
+      blocker: out.blocker,
+      applied: out.applied,
+      written: out.written,
+      hooks: out.hooks,
+      diagnostics: out.diagnostics,
+    };
+    process.stdout.write(JSON.stringify(json, null, 2) + '\n');
+  } else if (d) {
+    process.stdout.write(`${d.unitType} ${d.unitId}  (decided by ${d.source}${out.applied ? ', recorded' : ''})\n\n${d.prompt}\n`);
+  } else {
+    process.stdout.write(`nothing to dispatch (${out.phase})${out.blocker ? `: ${out.blocker}` : ''}\n`);
+  }
+  for (const s of out.hooks.skipped) process.stderr.write(`gsd-review: hook ${s.name} skipped: ${s.reason}\n`);
+  return 0;
+}
+
+export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
+  const out = await afterDispatch(coreOptions(o));
+  if (o.json) {
+    process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
+  } else {
+    process.stdout.write(`completed ${out.result.unitType} ${out.result.unitId}\n`);
+  }
+  return 0;
+}

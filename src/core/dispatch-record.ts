@@ -1,0 +1,77 @@
+// What was dispatched, kept in `.gsd/runtime/gsd-review-loop/dispatch.json`: the unit in flight
+// (for `complete`) and recent history (for the loop guard and the panel).
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { GsdStore } from './gsd-store';
+import type { DispatchDecision } from './middleware';
+import type { Diagnostic } from './types';
+
+export interface DispatchRecord extends DispatchDecision {
+  dispatchedAt: string;
+  /** Hash of what the decision rested on; equal fingerprints mean nothing relevant changed on disk. */
+  fingerprint: string;
+  completedAt?: string;
+}
+
+export interface DispatchLog {
+  current: DispatchRecord | null;
+  history: DispatchRecord[];
+}
+
+const HISTORY_LIMIT = 50;
+/** The same unit decided this many times in a row with nothing changed is a loop. */
+export const LOOP_LIMIT = 3;
+
+export function runtimeDir(gsdDir: string): string {
+  return path.join(gsdDir, 'runtime', 'gsd-review-loop');
+}
+
+export function dispatchLogFile(gsdDir: string): string {
+  return path.join(runtimeDir(gsdDir), 'dispatch.json');
+}
+
+export function fingerprintOf(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}
+
+export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
+  const file = dispatchLogFile(gsdDir);
+  const text = store.readText(file);
+  if (text === null) return { log: { current: null, history: [] }, text, diagnostics: [] };
+  try {
+    const parsed = JSON.parse(text) as Partial<DispatchLog>;
+    return {
+      log: { current: parsed.current ?? null, history: Array.isArray(parsed.history) ? parsed.history : [] },
+      text,
+      diagnostics: [],
+    };
+  } catch (error) {
+    return {
+      log: { current: null, history: [] },
+      text,
+      diagnostics: [{ file, severity: 'warning', message: `dispatch record is not valid JSON (${(error as Error).message}); starting a new one` }],
+    };
+  }
+}
+
+export function withDispatch(log: DispatchLog, record: DispatchRecord): DispatchLog {
+  return { current: record, history: [...log.history, record].slice(-HISTORY_LIMIT) };
+}
+
+export function withCompletion(log: DispatchLog, completedAt: string): DispatchLog {
+  if (!log.current) return log;
+  const done = { ...log.current, completedAt };
+  const history = log.history.map((r) => (r.dispatchedAt === done.dispatchedAt && r.unitId === done.unitId ? done : r));
+  return { current: done, history };
+}
+
+/** True when the last LOOP_LIMIT dispatches were this unit with this same fingerprint. */
+export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'unitType' | 'unitId'>, fingerprint: string): boolean {
+  const recent = log.history.slice(-LOOP_LIMIT);
+  return recent.length === LOOP_LIMIT && recent.every((r) => r.unitType === decision.unitType && r.unitId === decision.unitId && r.fingerprint === fingerprint);
+}
+
+export function writeDispatchLog(store: GsdStore, gsdDir: string, log: DispatchLog, previousText: string | null): void {
+  const result = store.writeIfUnchanged(dispatchLogFile(gsdDir), JSON.stringify(log, null, 2) + '\n', previousText);
+  if (result === 'conflict') throw new Error('another dispatch recorded a unit at the same time; run it again');
+}

@@ -1,0 +1,216 @@
+// dispatchNextUnit: derive state → run the middleware chain → the first hook decision, or GSD's
+// default → loop guard → (with apply) commit the hooks' staged state and record the dispatch.
+// afterDispatch: run the chain again with the finished unit's result, then commit.
+import * as path from 'node:path';
+import { defaultDecision } from './default-dispatch';
+import { deriveState, freshPartSource, NoProjectError } from './derive-state';
+import {
+  dispatchLogFile,
+  fingerprintOf,
+  isLooping,
+  LOOP_LIMIT,
+  readDispatchLog,
+  withCompletion,
+  withDispatch,
+  writeDispatchLog,
+  type DispatchRecord,
+} from './dispatch-record';
+import { readHookConfig } from './hook-config';
+import { loadHooks, type BuiltinHook, type LoadedHooks } from './hook-loader';
+import { HookStateTransaction } from './hook-state';
+import { NodeGsdStore, type GsdStore } from './gsd-store';
+import { locateProject } from './locate-project';
+import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type HookTrace, type UnitResult } from './middleware';
+import { ProjectFiles } from './project-files';
+import type { Diagnostic, GSDState } from './types';
+
+export interface DispatchOptions {
+  /** Any folder inside the project. */
+  root: string;
+  /** Commit hook state and record the dispatch (otherwise nothing is written). */
+  apply?: boolean;
+  store?: GsdStore;
+  signal?: AbortSignal;
+  /** May hook code from the workspace run (VS Code's workspace trust)? Default false. */
+  trusted?: boolean;
+  builtins?: readonly BuiltinHook[];
+  userHooksDir?: string;
+  log?: HookLog;
+  now?: () => Date;
+}
+
+export interface HooksReport {
+  loaded: LoadedHooks['loaded'];
+  skipped: LoadedHooks['skipped'];
+  trace: HookTrace[];
+  ignoredDecisions: Array<{ hook: string; unitType: string; unitId: string }>;
+}
+
+export interface DispatchOutcome {
+  decision: DispatchDecision | null;
+  phase: GSDState['phase'];
+  /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
+  blocker: string | null;
+  nextAction: string;
+  hooks: HooksReport;
+  /** Files the dispatch wrote (with apply). */
+  written: string[];
+  applied: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface AfterDispatchOutcome {
+  result: UnitResult;
+  hooks: HooksReport;
+  written: string[];
+  diagnostics: Diagnostic[];
+}
+
+export class NothingDispatchedError extends Error {}
+
+const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
+
+interface Prepared {
+  gsdDir: string;
+  store: GsdStore;
+  files: ProjectFiles;
+  state: DeepReadonly<GSDState>;
+  hooks: LoadedHooks;
+  diagnostics: Diagnostic[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Each hook's view of its own per-unit state across the project, when it gives no summary of its own. */
+function collectUnitState(state: GSDState, hook: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const m of state.milestones) {
+    if (m.extensions[hook] !== undefined) out[m.id] = m.extensions[hook];
+    for (const s of m.slices) {
+      if (s.extensions[hook] !== undefined) out[`${m.id}/${s.id}`] = s.extensions[hook];
+      for (const t of s.tasks) if (t.extensions[hook] !== undefined) out[`${m.id}/${s.id}/${t.id}`] = t.extensions[hook];
+    }
+  }
+  return out;
+}
+
+async function prepare(options: DispatchOptions): Promise<Prepared> {
+  const project = locateProject(options.root);
+  if (!project) throw new NoProjectError(options.root);
+  const store = options.store ?? new NodeGsdStore();
+  const files = new ProjectFiles(store);
+  const state = deriveState(project, freshPartSource(files), { lazy: true });
+  const log = options.log ?? silentLog;
+  const builtins = options.builtins ?? [];
+  const config = readHookConfig(files, project.gsdDir, builtins.map((b) => b.name));
+  const hooks = await loadHooks(config.hooks, {
+    gsdDir: project.gsdDir,
+    builtins,
+    trusted: options.trusted ?? false,
+    log,
+    ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+  });
+  for (const reg of hooks.registry.ordered()) {
+    state.extensions[reg.name] = reg.summarize ? reg.summarize(state as DeepReadonly<GSDState>) : collectUnitState(state, reg.name);
+  }
+  const diagnostics = [...state.diagnostics, ...config.diagnostics.filter((d) => !state.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
+  return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
+}
+
+function chainHost(p: Prepared, tx: HookStateTransaction, phase: 'dispatch' | 'after', result: UnitResult | null, options: DispatchOptions): ChainHost {
+  const log = options.log ?? silentLog;
+  return {
+    state: p.state,
+    phase,
+    result,
+    signal: options.signal ?? new AbortController().signal,
+    handleFor: (hook) => tx.handleFor(hook),
+    options: (hook) => p.hooks.options.get(hook) ?? {},
+    readGsdFile: (rel) => {
+      const abs = path.resolve(p.gsdDir, rel);
+      if (abs !== p.gsdDir && !abs.startsWith(p.gsdDir + path.sep)) return null;
+      return p.store.readText(abs);
+    },
+    log: (hook) => ({ info: (m) => log.info(`[${hook}] ${m}`), warn: (m) => log.warn(`[${hook}] ${m}`) }),
+  };
+}
+
+/** What the loop guard compares: the decision-relevant state and every hook's view of it. */
+function fingerprint(state: DeepReadonly<GSDState>): string {
+  const milestone = state.milestones.find((m) => m.id === state.activeMilestone?.id);
+  const slice = milestone?.slices.find((s) => s.id === state.activeSlice?.id);
+  return fingerprintOf({
+    phase: state.phase,
+    active: [state.activeMilestone?.id, state.activeSlice?.id, state.activeTask?.id],
+    tasks: slice?.tasks.map((t) => [t.id, t.done, t.completedAt, t.pendingActions.length, t.reviews.map((r) => [r.cycle, r.verdict, r.openIssues.length])]),
+    extensions: state.extensions,
+  });
+}
+
+export async function dispatchNextUnit(options: DispatchOptions): Promise<DispatchOutcome> {
+  const p = await prepare(options);
+  const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options));
+  const fallback = chain.decision ? null : defaultDecision(p.state);
+  let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
+  const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
+  const { log, text, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const diagnostics = [...p.diagnostics, ...logDiagnostics];
+  const print = fingerprint(p.state);
+  let blocker: string | null = decision ? null : p.state.blockers[0] ?? (p.state.phase === 'complete' ? null : p.state.nextAction);
+  if (decision && isLooping(log, decision, print)) {
+    blocker =
+      `${decision.unitType} ${decision.unitId} was dispatched ${LOOP_LIMIT} times in a row with nothing changed on disk; ` +
+      `stopping instead of looping. Finish or fix that unit (or edit its files), then dispatch again.`;
+    decision = null;
+  }
+  const outcome: DispatchOutcome = {
+    decision,
+    phase: p.state.phase,
+    blocker,
+    nextAction: p.state.nextAction,
+    hooks,
+    written: [],
+    applied: false,
+    diagnostics,
+  };
+  if (!options.apply || !decision) return outcome;
+  if (options.signal?.aborted) return outcome;
+  const commit = tx.commit();
+  const record: DispatchRecord = { ...decision, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: print };
+  writeDispatchLog(p.store, p.gsdDir, withDispatch(log, record), text);
+  return { ...outcome, written: [...commit.files, dispatchLogFile(p.gsdDir)], applied: true };
+}
+
+/** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
+export async function afterDispatch(options: DispatchOptions): Promise<AfterDispatchOutcome> {
+  const p = await prepare(options);
+  const { log, text, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const current = log.current;
+  if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');
+  if (current.completedAt) throw new NothingDispatchedError(`${current.unitType} ${current.unitId} was already completed at ${current.completedAt}`);
+  const completedAt = (options.now?.() ?? new Date()).toISOString();
+  const result: UnitResult = {
+    unitType: current.unitType,
+    unitId: current.unitId,
+    prompt: current.prompt,
+    source: current.source,
+    dispatchedAt: current.dispatchedAt,
+    completedAt,
+    ...(current.reason ? { reason: current.reason } : {}),
+    ...(current.data ? { data: current.data } : {}),
+  };
+  const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'after', result, options));
+  const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
+  if (options.signal?.aborted) return { result, hooks, written: [], diagnostics: p.diagnostics };
+  const commit = tx.commit();
+  writeDispatchLog(p.store, p.gsdDir, withCompletion(log, completedAt), text);
+  return { result, hooks, written: [...commit.files, dispatchLogFile(p.gsdDir)], diagnostics: [...p.diagnostics, ...logDiagnostics] };
+}

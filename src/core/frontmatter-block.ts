@@ -1,0 +1,129 @@
+// Byte-preserving edit of one hook's block, `extensions.<hook>`, in a markdown file's frontmatter.
+// The `yaml` package parses the frontmatter to find where things are (node ranges); the new block is
+// spliced into the original text, so every byte outside our block stays as it was: other keys,
+// their order, quoting and comments, the body, and the line endings (a CRLF file stays CRLF).
+import * as YAML from 'yaml';
+import { findFrontmatterBlock } from './frontmatter';
+
+export class FrontmatterWriteError extends Error {}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Hook state must survive a round trip through YAML: plain data only. */
+export function assertPlainData(value: unknown, where = 'value'): asserts value is Json {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new FrontmatterWriteError(`${where} is ${value}; hook state must be plain data`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => assertPlainData(v, `${where}[${i}]`));
+    return;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v !== undefined) assertPlainData(v, `${where}.${k}`);
+    }
+    return;
+  }
+  throw new FrontmatterWriteError(`${where} is a ${typeof value === 'object' ? (value as object).constructor?.name : typeof value}; hook state must be plain data`);
+}
+
+function dropUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropUndefined);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, dropUndefined(v)]));
+  }
+  return value;
+}
+
+/** `key: value` as block YAML, every line but the first indented by `indent`, ending in a newline. */
+function renderPair(key: string, value: unknown, indent: string, eol: string): string {
+  const text = YAML.stringify({ [key]: dropUndefined(value) }, { lineWidth: 0, indent: 2 });
+  const lines = text.replace(/\n$/, '').split('\n');
+  return lines.map((l, i) => (i === 0 ? l : indent + l)).join(eol) + eol;
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+function keyName(node: unknown): string | undefined {
+  return YAML.isScalar(node) ? String(node.value) : undefined;
+}
+
+/**
+ * Returns `text` with `extensions.<hook>` set to `value` (or removed when `value` is undefined).
+ * Everything outside that block is kept byte for byte. Throws FrontmatterWriteError when the
+ * frontmatter cannot be edited safely (broken YAML, not a mapping, no closing fence).
+ */
+export function setExtensionBlock(text: string, hook: string, value: unknown): string {
+  if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
+  const block = findFrontmatterBlock(text);
+  const eol = block.present ? block.eol : text.includes('\r\n') ? '\r\n' : '\n';
+  if (!block.present) {
+    if (value === undefined) return text;
+    const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    return `${bom}---${eol}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}---${eol}${text.slice(bom.length)}`;
+  }
+  if (!block.closed) throw new FrontmatterWriteError('the frontmatter is never closed (no second ---); not editing a half-written file');
+  const yaml = block.yaml!;
+  const doc = YAML.parseDocument(yaml, { keepSourceTokens: false, uniqueKeys: true });
+  if (doc.errors.length > 0) throw new FrontmatterWriteError(`the frontmatter is not valid YAML (${doc.errors[0].message.split('\n')[0]}); not editing it`);
+  const root = doc.contents;
+  if (root !== null && !YAML.isMap(root)) throw new FrontmatterWriteError('the frontmatter is not a mapping; not editing it');
+  const splice = (start: number, end: number, insert: string) => {
+    const next = yaml.slice(0, start) + insert + yaml.slice(end);
+    // Removing our last key from a frontmatter that holds nothing else removes the fences too, so a
+    // file we added frontmatter to is given back exactly as it was.
+    if (next.trim() === '') return text.slice(0, text.startsWith('\uFEFF') ? 1 : 0) + text.slice(block.bodyStart);
+    return text.slice(0, block.yamlStart + start) + insert + text.slice(block.yamlStart + end);
+  };
+
+  // Edits work on whole lines: every pair of a block mapping ends at a line end, and the YAML text
+  // between the fences always ends with a line break.
+  const lineEnd = (pos: number) => {
+    if (pos > 0 && yaml[pos - 1] === '\n') return pos;
+    const nl = yaml.indexOf('\n', pos);
+    return nl === -1 ? yaml.length : nl + 1;
+  };
+  const extPair = root ? root.items.find((p) => keyName(p.key) === 'extensions') : undefined;
+  if (!extPair) {
+    if (value === undefined) return text;
+    const needsBreak = yaml.length > 0 && !yaml.endsWith('\n');
+    return splice(yaml.length, yaml.length, `${needsBreak ? eol : ''}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}`);
+  }
+  const extKey = extPair.key as YAML.Node;
+  const extValue = extPair.value as YAML.Node | null;
+  const extStart = lineStart(yaml, extKey.range![0]);
+  const extEnd = lineEnd(extValue?.range ? extValue.range[2] : extKey.range![2]);
+
+  if (!YAML.isMap(extValue) || extValue.flow) {
+    // `extensions:` empty, a flow map or something else: rewrite it as a block map, keeping the
+    // other hooks' data.
+    const others = YAML.isMap(extValue) ? (extValue.toJSON() as Record<string, unknown>) : {};
+    const next: Record<string, unknown> = { ...others };
+    if (value === undefined) delete next[hook];
+    else next[hook] = value;
+    const keyIndent = ' '.repeat(extKey.range![0] - extStart);
+    return splice(extStart, extEnd, Object.keys(next).length === 0 ? '' : keyIndent + renderPair('extensions', next, keyIndent, eol));
+  }
+
+  const items = extValue.items;
+  const firstKey = items[0]?.key as YAML.Node | undefined;
+  const indent = firstKey?.range ? ' '.repeat(firstKey.range[0] - lineStart(yaml, firstKey.range[0])) : '  ';
+  const ours = items.find((p) => keyName(p.key) === hook);
+  if (!ours) {
+    if (value === undefined) return text;
+    return splice(extEnd, extEnd, indent + renderPair(hook, value, indent, eol));
+  }
+  const key = ours.key as YAML.Node;
+  const val = ours.value as YAML.Node | null;
+  const start = lineStart(yaml, key.range![0]);
+  const end = lineEnd(val?.range ? val.range[2] : key.range![2]);
+  if (value === undefined) {
+    // Ours was the only hook: the whole `extensions:` key goes.
+    return items.length === 1 ? splice(extStart, extEnd, '') : splice(start, end, '');
+  }
+  return splice(start, end, indent + renderPair(hook, value, indent, eol));
+}

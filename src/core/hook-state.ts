@@ -1,0 +1,127 @@
+// Hook state: each hook reads and writes only its own `extensions.<hook>` block of a unit's file,
+// through a handle the host creates for it. Writes are staged during a dispatch and committed
+// together by the host, only after the chain finished without error.
+import { isDeepStrictEqual } from 'node:util';
+import { parseFrontmatter, fmRecord } from './frontmatter';
+import { assertPlainData, setExtensionBlock } from './frontmatter-block';
+import type { GsdStore } from './gsd-store';
+import type { ProjectFiles } from './project-files';
+import { unitStateFile } from './unit-files';
+
+/** What a hook may do with its own state: nothing more (no raw writer, no other namespace). */
+export interface HookStateHandle<T = unknown> {
+  readonly hook: string;
+  /** The hook's state on a unit (`M001`, `M001/S01`, `M001/S01/T01`), including changes staged in this dispatch. */
+  get(unitId: string): T | undefined;
+  /** Stages new state for a unit; `undefined` removes the hook's block. Written only if the dispatch succeeds. */
+  set(unitId: string, value: T | undefined): void;
+}
+
+export class StateConflictError extends Error {}
+
+interface StagedEdit {
+  hook: string;
+  file: string;
+  value: unknown;
+  /** The block as it was when the hook first read it: a different value at commit is someone else's edit. */
+  seen: unknown;
+}
+
+export interface CommitReport {
+  files: string[];
+  retries: number;
+}
+
+const MAX_RETRIES = 5;
+
+function blockIn(text: string | null, hook: string): unknown {
+  if (text === null) return undefined;
+  const fm = parseFrontmatter(text, '');
+  return fmRecord(fm.data, 'extensions')[hook];
+}
+
+/** One dispatch's worth of hook state: reads from disk, staged writes, and the commit. */
+export class HookStateTransaction {
+  private readonly staged = new Map<string, StagedEdit>();
+  private readonly seen = new Map<string, unknown>();
+  private committed = false;
+
+  constructor(
+    private readonly files: ProjectFiles,
+    private readonly gsdDir: string,
+    private readonly store: GsdStore,
+  ) {}
+
+  /** The host makes one per hook; the hook name is fixed inside it. */
+  handleFor<T = unknown>(hook: string): HookStateHandle<T> {
+    // Closures, not methods on `this`: the handle exposes nothing but get and set.
+    const get = (unitId: string) => this.read(hook, unitId) as T | undefined;
+    const set = (unitId: string, value: T | undefined) => this.stage(hook, unitId, value);
+    return Object.freeze({ hook, get, set });
+  }
+
+  private key(hook: string, file: string): string {
+    return `${hook}\u0000${file}`;
+  }
+
+  private read(hook: string, unitId: string): unknown {
+    const file = unitStateFile(this.files, this.gsdDir, unitId);
+    const key = this.key(hook, file);
+    const staged = this.staged.get(key);
+    if (staged) return structuredClone(staged.value);
+    if (!this.seen.has(key)) this.seen.set(key, blockIn(this.store.readText(file), hook));
+    return structuredClone(this.seen.get(key));
+  }
+
+  private stage(hook: string, unitId: string, value: unknown): void {
+    if (this.committed) throw new Error('this dispatch has already been committed');
+    if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
+    const file = unitStateFile(this.files, this.gsdDir, unitId);
+    const key = this.key(hook, file);
+    if (!this.seen.has(key)) this.seen.set(key, blockIn(this.store.readText(file), hook));
+    this.staged.set(key, { hook, file, value: value === undefined ? undefined : structuredClone(value), seen: this.seen.get(key) });
+  }
+
+  /** Files the commit would change. */
+  pendingFiles(): string[] {
+    return [...new Set([...this.staged.values()].map((e) => e.file))];
+  }
+
+  /**
+   * Writes every staged edit. Each file is re-read and our blocks re-applied to its current text, so
+   * an edit someone else saved meanwhile is kept; a change to one of *our* blocks since we read it is
+   * a StateConflictError (we never drop the other writer's change). All files are prepared before the
+   * first is written.
+   */
+  commit(): CommitReport {
+    if (this.committed) throw new Error('this dispatch has already been committed');
+    this.committed = true;
+    const byFile = new Map<string, StagedEdit[]>();
+    for (const e of this.staged.values()) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+    const prepare = (file: string, edits: StagedEdit[]) => {
+      const current = this.store.readText(file);
+      let next = current ?? '';
+      for (const e of edits) {
+        const now = blockIn(current, e.hook);
+        if (!isDeepStrictEqual(now, e.seen)) {
+          throw new StateConflictError(`extensions.${e.hook} in ${file} was changed by someone else since this dispatch read it; not overwriting it`);
+        }
+        next = setExtensionBlock(next, e.hook, e.value);
+      }
+      return { current, next };
+    };
+    const plans = [...byFile].map(([file, edits]) => ({ file, edits, ...prepare(file, edits) }));
+    let retries = 0;
+    for (const plan of plans) {
+      let { current, next } = plan;
+      for (;;) {
+        if (current === next) break;
+        if (this.store.writeIfUnchanged(plan.file, next, current) === 'written') break;
+        if (++retries > MAX_RETRIES) throw new StateConflictError(`${plan.file} kept changing while we wrote it; gave up after ${MAX_RETRIES} tries`);
+        ({ current, next } = prepare(plan.file, plan.edits));
+      }
+      this.files.invalidate(plan.file);
+    }
+    return { files: plans.filter((p) => p.current !== p.next).map((p) => p.file), retries };
+  }
+}

@@ -1,0 +1,170 @@
+// Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
+// with its own input and output type (seed 001: no single global decision type).
+
+/** What every lifecycle hook gets besides its own input. */
+export interface HookContext {
+  sessionId: string;
+  /** The project root (the folder with `.gsd`). */
+  root: string;
+  cwd: string;
+  timestamp: string;
+  transcriptPath?: string;
+  /** The agent (or subagent) type when the event says it. */
+  agentType?: string;
+}
+
+export interface SessionStartInput {
+  source?: string;
+}
+export interface SessionStartOutput {
+  additionalContext?: string;
+}
+
+export interface UserPromptSubmittedInput {
+  prompt: string;
+}
+export interface UserPromptSubmittedOutput {
+  additionalContext?: string;
+  /** Refuse the prompt, with the reason shown to the user. */
+  block?: { reason: string };
+}
+
+export interface PreToolUseInput {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+}
+export interface PreToolUseOutput {
+  permissionDecision: 'allow' | 'ask' | 'deny';
+  reason?: string;
+  additionalContext?: string;
+}
+
+export interface PostToolUseInput {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  toolResponse: unknown;
+}
+export interface PostToolUseOutput {
+  additionalContext?: string;
+  /** Tell the model the tool result is not acceptable, with the reason. */
+  block?: { reason: string };
+}
+
+export interface SessionEndInput {
+  reason?: string;
+}
+
+export interface ErrorOccurredInput {
+  error: string;
+  errorType?: string;
+}
+export interface ErrorOccurredOutput {
+  retry: boolean;
+  additionalContext?: string;
+}
+
+export interface PreCompactInput {
+  trigger: 'auto' | 'manual';
+  customInstructions?: string;
+}
+export interface PreCompactOutput {
+  systemMessage?: string;
+  /** Files written to keep state across the compaction, for the log. */
+  savedFiles?: string[];
+}
+
+export interface SubagentStartInput {
+  agentId: string;
+  agentType: string;
+}
+export interface SubagentStartOutput {
+  additionalContext?: string;
+}
+
+export interface SubagentStopInput {
+  agentId: string;
+  agentType: string;
+  stopHookActive: boolean;
+}
+export interface StopInput {
+  stopHookActive: boolean;
+}
+/** Stop and SubagentStop: `block` keeps the agent working, with the reason as its next instruction. */
+export interface StopOutput {
+  decision: 'block' | 'allow';
+  reason?: string;
+  systemMessage?: string;
+}
+
+export interface HooksProvider {
+  readonly name?: string;
+  onSessionStart?(input: SessionStartInput, ctx: HookContext): Promise<SessionStartOutput | null>;
+  onUserPromptSubmitted?(input: UserPromptSubmittedInput, ctx: HookContext): Promise<UserPromptSubmittedOutput | null>;
+  onPreToolUse?(input: PreToolUseInput, ctx: HookContext): Promise<PreToolUseOutput | null>;
+  onPostToolUse?(input: PostToolUseInput, ctx: HookContext): Promise<PostToolUseOutput | null>;
+  onSessionEnd?(input: SessionEndInput, ctx: HookContext): Promise<void>;
+  onErrorOccurred?(input: ErrorOccurredInput, ctx: HookContext): Promise<ErrorOccurredOutput | null>;
+  onPreCompact?(input: PreCompactInput, ctx: HookContext): Promise<PreCompactOutput | null>;
+  onSubagentStart?(input: SubagentStartInput, ctx: HookContext): Promise<SubagentStartOutput | null>;
+  onSubagentStop?(input: SubagentStopInput, ctx: HookContext): Promise<StopOutput | null>;
+  onStop?(input: StopInput, ctx: HookContext): Promise<StopOutput | null>;
+}
+
+export type DecisionMethod =
+  | 'onSessionStart'
+  | 'onUserPromptSubmitted'
+  | 'onPreToolUse'
+  | 'onPostToolUse'
+  | 'onErrorOccurred'
+  | 'onPreCompact'
+  | 'onSubagentStart'
+  | 'onSubagentStop'
+  | 'onStop';
+export type VoidMethod = 'onSessionEnd';
+
+const TOOL_PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'uri'];
+
+/** File paths a tool call names (Claude Code and VS Code spell them differently). */
+export function toolPaths(toolInput: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of TOOL_PATH_KEYS) {
+    const v = toolInput[key];
+    if (typeof v === 'string' && v) out.push(v);
+  }
+  for (const key of ['files', 'paths', 'filePaths']) {
+    const v = toolInput[key];
+    if (Array.isArray(v)) out.push(...v.filter((x): x is string => typeof x === 'string'));
+  }
+  return out;
+}
+
+export interface DefaultProviderOptions {
+  /** A one-line summary of the project (phase, active unit) for session context, or null. */
+  describeProject(): string | null;
+  /** True for a path the agent must not write (our own runtime records). */
+  isProtectedPath(path: string): boolean;
+}
+
+/**
+ * The built-in behaviour every session gets: the GSD state as session context, and our runtime
+ * records (dispatch log, hook log) kept out of the agent's edits. Built-in hooks (review loop,
+ * pending actions) put their own providers in front of this one.
+ */
+export class DefaultHooksProvider implements HooksProvider {
+  readonly name = 'default';
+
+  constructor(private readonly options: DefaultProviderOptions) {}
+
+  async onSessionStart(): Promise<SessionStartOutput | null> {
+    const summary = this.options.describeProject();
+    return summary ? { additionalContext: summary } : null;
+  }
+
+  async onPreToolUse(input: PreToolUseInput): Promise<PreToolUseOutput | null> {
+    if (!/write|edit|create|delete|move|rename|replace|patch/i.test(input.toolName)) return null;
+    const blocked = toolPaths(input.toolInput).find((p) => this.options.isProtectedPath(p));
+    return blocked
+      ? { permissionDecision: 'deny', reason: `${blocked} is GSD Review Loop's own record of dispatched units; it is written by gsd-review, not by hand.` }
+      : null;
+  }
+}

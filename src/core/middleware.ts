@@ -1,0 +1,186 @@
+// The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
+// priority order (lower first, ties by registration order), each may set a decision (the first one
+// set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
+import type { HookStateHandle } from './hook-state';
+import type { GSDState, UnitType } from './types';
+
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? ReadonlyArray<DeepReadonly<U>>
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** What a hook asks GSD to run next. */
+export interface UnitDecision {
+  unitType: UnitType;
+  /** `M001`, `M001/S01` or `M001/S01/T01`. */
+  unitId: string;
+  prompt: string;
+  /** One line on why, for logs and the panel. */
+  reason?: string;
+  /** Anything the deciding hook wants to see again in afterDispatch (plain data). */
+  data?: Record<string, unknown>;
+}
+
+export interface DispatchDecision extends UnitDecision {
+  /** `default` or the name of the hook that decided. */
+  source: string;
+}
+
+/** A dispatched unit that finished, as afterDispatch sees it. */
+export interface UnitResult extends DispatchDecision {
+  dispatchedAt: string;
+  completedAt: string;
+}
+
+export interface HookLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface MiddlewareContext<S = unknown> {
+  /** The hook this context was made for. */
+  readonly hook: string;
+  /** `dispatch`: choose the next unit. `after`: react to `result`, the unit that just finished. */
+  readonly phase: 'dispatch' | 'after';
+  readonly state: DeepReadonly<GSDState>;
+  readonly result: Readonly<UnitResult> | null;
+  /** This hook's options from PREFERENCES.md (`gsd_hooks.enabled[].options`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Read and stage this hook's own state; no other namespace is reachable. */
+  readonly store: HookStateHandle<S>;
+  /** Read a file inside `.gsd` (path relative to it); null when missing or outside `.gsd`. */
+  readonly readGsdFile: (relativePath: string) => string | null;
+  readonly signal: AbortSignal;
+  readonly log: HookLog;
+  /** The decision so far. Setting it when another hook already decided is ignored (first wins). */
+  decision: UnitDecision | null;
+  /** Which hook set the decision so far, if any. */
+  readonly decidedBy: string | null;
+}
+
+export type GSDMiddleware<S = unknown> = (ctx: MiddlewareContext<S>, next: () => Promise<void>) => Promise<void>;
+
+export interface HookRegistration {
+  name: string;
+  middleware: GSDMiddleware;
+  priority: number;
+  /** Registration order, for ties. */
+  order: number;
+  /** Builds `state.extensions[name]` from the state before the chain runs. */
+  summarize?: (state: DeepReadonly<GSDState>) => unknown;
+}
+
+export interface RegisterOptions {
+  priority?: number;
+  summarize?: (state: DeepReadonly<GSDState>) => unknown;
+}
+
+export const DEFAULT_PRIORITY = 100;
+
+export class HookRegistry {
+  private readonly hooks: HookRegistration[] = [];
+
+  register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}): void {
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
+    if (this.hooks.some((h) => h.name === name)) throw new Error(`a hook named "${name}" is already registered`);
+    const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length };
+    if (options.summarize) reg.summarize = options.summarize;
+    this.hooks.push(reg);
+  }
+
+  /** Lower priority first; equal priorities in registration order. */
+  ordered(): readonly HookRegistration[] {
+    return [...this.hooks].sort((a, b) => a.priority - b.priority || a.order - b.order);
+  }
+
+  has(name: string): boolean {
+    return this.hooks.some((h) => h.name === name);
+  }
+}
+
+export class ChainCancelledError extends Error {
+  constructor() {
+    super('the dispatch was cancelled');
+  }
+}
+
+export interface HookTrace {
+  hook: string;
+  calledNext: boolean;
+  decided: boolean;
+  ms: number;
+}
+
+export interface ChainResult {
+  decision: DispatchDecision | null;
+  trace: HookTrace[];
+  /** Decisions set after the first one, ignored: [hook, unit]. */
+  ignored: Array<{ hook: string; unitType: string; unitId: string }>;
+}
+
+export interface ChainHost {
+  state: DeepReadonly<GSDState>;
+  phase: 'dispatch' | 'after';
+  result: UnitResult | null;
+  signal: AbortSignal;
+  handleFor(hook: string): HookStateHandle;
+  options(hook: string): Readonly<Record<string, unknown>>;
+  readGsdFile(relativePath: string): string | null;
+  log(hook: string): HookLog;
+}
+
+/** Runs the chain once. Throws what a hook throws, or ChainCancelledError when the signal aborts. */
+export async function runMiddleware(registry: HookRegistry, host: ChainHost): Promise<ChainResult> {
+  const hooks = registry.ordered();
+  const trace: HookTrace[] = [];
+  const ignored: ChainResult['ignored'] = [];
+  let decision: DispatchDecision | null = null;
+
+  const run = async (i: number): Promise<void> => {
+    if (host.signal.aborted) throw new ChainCancelledError();
+    const reg = hooks[i];
+    if (!reg) return;
+    const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false, ms: 0 };
+    trace.push(entry);
+    let nextCalled = false;
+    const ctx: MiddlewareContext = {
+      hook: reg.name,
+      phase: host.phase,
+      state: host.state,
+      result: host.result,
+      options: host.options(reg.name),
+      store: host.handleFor(reg.name),
+      readGsdFile: host.readGsdFile,
+      signal: host.signal,
+      log: host.log(reg.name),
+      get decision(): UnitDecision | null {
+        return decision;
+      },
+      set decision(value: UnitDecision | null) {
+        if (host.phase !== 'dispatch' || value === null) return;
+        if (decision) {
+          ignored.push({ hook: reg.name, unitType: value.unitType, unitId: value.unitId });
+          return;
+        }
+        decision = { ...value, source: reg.name };
+        entry.decided = true;
+      },
+      get decidedBy(): string | null {
+        return decision?.source ?? null;
+      },
+    };
+    const started = performance.now();
+    await reg.middleware(ctx, async () => {
+      if (nextCalled) throw new Error(`hook ${reg.name} called next() twice`);
+      nextCalled = true;
+      entry.calledNext = true;
+      entry.ms = performance.now() - started;
+      await run(i + 1);
+    });
+    if (!nextCalled) entry.ms = performance.now() - started;
+    if (host.signal.aborted) throw new ChainCancelledError();
+  };
+  await run(0);
+  return { decision, trace, ignored };
+}

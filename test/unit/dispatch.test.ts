@@ -1,0 +1,257 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterDispatch, dispatchNextUnit, NothingDispatchedError, type DispatchOptions } from '../../src/core/dispatch';
+import { NodeGsdStore, type WriteResult } from '../../src/core/gsd-store';
+import type { BuiltinHook } from '../../src/core/hook-loader';
+import { StateConflictError } from '../../src/core/hook-state';
+import { ChainCancelledError, type GSDMiddleware } from '../../src/core/middleware';
+import { copyFixture, copySample } from './helpers/gsd-tree';
+
+declare module '../../src/core/types' {
+  interface GSDStateExtensions {
+    'typed-hook': { seen: number };
+  }
+}
+
+const T03 = 'M002-k7q2xz/S02/T03';
+
+function builtin(name: string, middleware: GSDMiddleware, priority?: number): BuiltinHook {
+  return { name, register: (api) => api.registerHook(name, middleware, priority === undefined ? {} : { priority }) };
+}
+
+/** Every file under .gsd, path → bytes, to show a failed dispatch left no trace. */
+function snapshot(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(root, p), fs.readFileSync(p, 'latin1'));
+    }
+  };
+  walk(path.join(root, '.gsd'));
+  return out;
+}
+
+function withPrefs(root: string, yaml: string): void {
+  fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), `---\n${yaml}---\n`);
+}
+
+/** The sample project with exactly these built-in hooks enabled in its PREFERENCES.md. */
+function sampleWith(...names: string[]): string {
+  const root = copySample();
+  withPrefs(root, names.length ? `gsd_hooks:\n  enabled:\n${names.map((n) => `    - name: ${n}\n`).join('')}` : 'version: 1\n');
+  return root;
+}
+
+const taskPlan = (root: string, t = 'T03') => path.join(root, '.gsd', 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'tasks', `${t}-PLAN.md`);
+
+describe('dispatchNextUnit', () => {
+  it('falls back to GSD default dispatch and writes nothing without --apply', async () => {
+    const root = copySample();
+    const before = snapshot(root);
+    const out = await dispatchNextUnit({ root });
+    assert.deepEqual([out.decision?.unitType, out.decision?.unitId, out.decision?.source], ['execute-task', T03, 'default']);
+    assert.match(out.decision!.prompt, /T03-SUMMARY\.md/);
+    assert.match(out.decision!.prompt, /T02: Keep CRLF line endings/);
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it('commits hook state with --apply, each hook in its own namespace', async () => {
+    const root = sampleWith('alpha', 'beta');
+    const builtins = [
+      builtin('alpha', async (ctx, next) => {
+        ctx.store.set(T03, { claimed: true });
+        await next();
+      }),
+      builtin('beta', async (ctx, next) => {
+        assert.equal(ctx.store.hook, 'beta');
+        assert.deepEqual(Object.keys(ctx.store).sort(), ['get', 'hook', 'set']);
+        assert.throws(() => {
+          (ctx.state.extensions as Record<string, unknown>).alpha = 'overwritten';
+        }, TypeError);
+        assert.throws(() => {
+          (ctx.store as { hook: string }).hook = 'alpha';
+        }, TypeError);
+        ctx.store.set(T03, ['beta', 1]);
+        await next();
+      }),
+    ];
+    const out = await dispatchNextUnit({ root, builtins, apply: true });
+    assert.equal(out.applied, true);
+    const text = fs.readFileSync(taskPlan(root), 'utf8');
+    assert.match(text, /extensions:\n {2}alpha:\n {4}claimed: true\n {2}beta:\n {4}- beta\n {4}- 1\n---\n# T03: rule list with match counts/);
+    const again = await dispatchNextUnit({ root, builtins: [builtin('alpha', async (ctx, next) => {
+      assert.deepEqual(ctx.store.get(T03), { claimed: true });
+      assert.deepEqual(ctx.state.extensions.alpha, { [T03]: { claimed: true } });
+      await next();
+    })] });
+    assert.equal(again.decision?.source, 'default');
+  });
+
+  it('leaves every file byte-identical when a hook throws', async () => {
+    const root = sampleWith('stager', 'thrower');
+    const before = snapshot(root);
+    const builtins = [
+      builtin('stager', async (ctx, next) => {
+        ctx.store.set(T03, { staged: 1 });
+        ctx.store.set('M002-k7q2xz/S02', { staged: 2 });
+        await next();
+      }, 1),
+      builtin('thrower', async () => {
+        throw new Error('policy exploded');
+      }, 2),
+    ];
+    await assert.rejects(dispatchNextUnit({ root, builtins, apply: true }), /policy exploded/);
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it('leaves every file byte-identical when the dispatch is cancelled', async () => {
+    const root = sampleWith('stager', 'decider');
+    const before = snapshot(root);
+    const controller = new AbortController();
+    const builtins = [
+      builtin('stager', async (ctx, next) => {
+        ctx.store.set(T03, { staged: 1 });
+        controller.abort();
+        await next();
+      }),
+      builtin('decider', async (ctx, next) => {
+        ctx.decision = { unitType: 'execute-task', unitId: T03, prompt: 'x' };
+        await next();
+      }),
+    ];
+    await assert.rejects(dispatchNextUnit({ root, builtins, apply: true, signal: controller.signal }), ChainCancelledError);
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it('keeps an edit another writer saved between our read and our write', async () => {
+    const root = sampleWith('alpha');
+    const file = taskPlan(root);
+    let interfered = false;
+    class OtherWriterStore extends NodeGsdStore {
+      override writeIfUnchanged(p: string, text: string, expected: string | null): WriteResult {
+        if (!interfered && p === file) {
+          interfered = true;
+          // The user saves the plan (new frontmatter key, new body line) just before our rename.
+          fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('# T03:', '---\nowner: sam\n---\n# T03:') + 'Edited by hand.\n');
+        }
+        return super.writeIfUnchanged(p, text, expected);
+      }
+    }
+    const builtins = [builtin('alpha', async (ctx, next) => {
+      ctx.store.set(T03, { cycle: 1 });
+      await next();
+    })];
+    await dispatchNextUnit({ root, builtins, apply: true, store: new OtherWriterStore() });
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(interfered);
+    assert.match(text, /owner: sam/);
+    assert.match(text, /Edited by hand\./);
+    assert.match(text, /alpha:\n {4}cycle: 1/);
+  });
+
+  it('refuses to overwrite our own block when someone else changed it meanwhile', async () => {
+    const root = sampleWith('review-loop');
+    const file = taskPlan(root, 'T02');
+    const builtins = [builtin('review-loop', async (ctx, next) => {
+      ctx.store.get('M002-k7q2xz/S02/T02');
+      // Someone edits extensions.review-loop by hand while the chain runs.
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('cycle: 2', 'cycle: 4'));
+      ctx.store.set('M002-k7q2xz/S02/T02', { activeReview: null });
+      await next();
+    })];
+    await assert.rejects(dispatchNextUnit({ root, builtins, apply: true }), StateConflictError);
+    assert.match(fs.readFileSync(file, 'utf8'), /cycle: 4/);
+  });
+
+  it('writes our block into a CRLF project and keeps the rest of the file byte-identical', async () => {
+    const root = copyFixture('legacy-flight-sim');
+    const file = path.join(root, '.gsd', 'milestones', 'M001-FLIGHT-SIM', 'slices', 'S02-CONTROLS', 'S02-CONTROLS-PLAN.md');
+    const before = fs.readFileSync(file, 'utf8');
+    await dispatchNextUnit({ root, apply: true, builtins: [builtin('h', async (ctx, next) => {
+      ctx.store.set('M001/S02', { note: 'slice state' });
+      await next();
+    })] });
+    const after = fs.readFileSync(file, 'utf8');
+    assert.equal(after, `---\r\nextensions:\r\n  h:\r\n    note: slice state\r\n---\r\n${before}`);
+  });
+
+  it('stops a hook that decides the same unit forever (loop guard)', async () => {
+    const root = sampleWith('stuck');
+    const builtins = [builtin('stuck', async (ctx, next) => {
+      ctx.decision = { unitType: 'review-task', unitId: 'M002-k7q2xz/S02/T02', prompt: 'review T02' };
+      await next();
+    })];
+    for (let i = 0; i < 3; i++) assert.equal((await dispatchNextUnit({ root, builtins, apply: true })).decision?.unitType, 'review-task');
+    const fourth = await dispatchNextUnit({ root, builtins, apply: true });
+    assert.equal(fourth.decision, null);
+    assert.match(fourth.blocker ?? '', /review-task M002-k7q2xz\/S02\/T02 was dispatched 3 times in a row with nothing changed/);
+    // A change on disk that the decision rests on lifts the guard.
+    fs.writeFileSync(path.join(path.dirname(taskPlan(root)), 'T03-SUMMARY.md'), '---\nid: T03\n---\n# T03\n');
+    assert.equal((await dispatchNextUnit({ root, builtins, apply: true })).decision?.unitType, 'review-task');
+  });
+
+  it('loads workspace hooks only in a trusted workspace, and user hooks from their folder', async () => {
+    const root = copySample();
+    const hookDir = path.join(root, '.gsd', 'extensions', 'my-policy');
+    fs.mkdirSync(hookDir, { recursive: true });
+    fs.writeFileSync(path.join(hookDir, 'index.js'), `module.exports = function (api) {
+  api.registerHook('my-policy', async (ctx, next) => {
+    ctx.decision = { unitType: 'replan-slice', unitId: 'M002-k7q2xz/S02', prompt: 'replan because ' + ctx.options.why };
+    await next();
+  });
+};\n`);
+    withPrefs(root, 'gsd_hooks:\n  enabled:\n    - name: my-policy\n      source: my-policy\n      options: { why: policy }\n');
+    const untrusted = await dispatchNextUnit({ root, trusted: false });
+    assert.equal(untrusted.decision?.source, 'default');
+    assert.deepEqual(untrusted.hooks.skipped, [{ name: 'my-policy', reason: 'hook code from the workspace runs only in a trusted workspace' }]);
+    const trusted = await dispatchNextUnit({ root, trusted: true });
+    assert.deepEqual([trusted.decision?.source, trusted.decision?.prompt], ['my-policy', 'replan because policy']);
+
+    const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-user-hooks-'));
+    fs.mkdirSync(path.join(userDir, 'mine'));
+    fs.writeFileSync(path.join(userDir, 'mine', 'index.mjs'), `export default function (api) {
+  api.registerHook('mine', async (ctx, next) => { ctx.decision = { unitType: 'plan-slice', unitId: 'M002-k7q2xz/S03', prompt: 'user hook' }; await next(); });
+}\n`);
+    withPrefs(root, 'gsd_hooks:\n  enabled:\n    - name: mine\n      source: mine\n    - name: ghost\n      source: ../../etc\n');
+    const user = await dispatchNextUnit({ root, trusted: false, userHooksDir: userDir });
+    assert.equal(user.decision?.source, 'mine');
+    assert.match(user.hooks.skipped[0].reason, /must be a folder name/);
+  });
+
+  it('runs built-in hooks by default when PREFERENCES.md names none, and honours gsd_hooks.disabled', async () => {
+    const root = sampleWith();
+    const builtins = [builtin('typed-hook', async (ctx, next) => {
+      ctx.decision = { unitType: 'complete-slice', unitId: 'M002-k7q2xz/S02', prompt: 'by built-in' };
+      await next();
+    })];
+    assert.equal((await dispatchNextUnit({ root, builtins })).decision?.source, 'typed-hook');
+    withPrefs(root, 'gsd_hooks:\n  disabled: [typed-hook]\n');
+    assert.equal((await dispatchNextUnit({ root, builtins })).decision?.source, 'default');
+  });
+});
+
+describe('afterDispatch', () => {
+  it('runs the chain with the finished unit and commits what the hooks stage, once', async () => {
+    const root = sampleWith('tracker');
+    const seen: unknown[] = [];
+    const builtins = [builtin('tracker', async (ctx, next) => {
+      if (ctx.phase === 'after') {
+        seen.push([ctx.result?.unitType, ctx.result?.unitId, ctx.result?.source]);
+        ctx.store.set(ctx.result!.unitId, { finished: ctx.result!.completedAt });
+      }
+      await next();
+    })];
+    const options: DispatchOptions = { root, builtins, now: () => new Date('2026-11-21T12:00:00Z') };
+    await assert.rejects(afterDispatch(options), NothingDispatchedError);
+    await dispatchNextUnit({ ...options, apply: true });
+    const done = await afterDispatch(options);
+    assert.deepEqual(seen, [['execute-task', T03, 'default']]);
+    assert.match(fs.readFileSync(taskPlan(root), 'utf8'), /tracker:\n {4}finished: "?2026-11-21T12:00:00.000Z"?/);
+    assert.equal(done.result.completedAt, '2026-11-21T12:00:00.000Z');
+    await assert.rejects(afterDispatch(options), /already completed/);
+  });
+});

@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import { ChainCancelledError, HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../../src/core/middleware';
+import type { HookStateHandle } from '../../src/core/hook-state';
+import type { GSDState } from '../../src/core/types';
+
+function host(overrides: Partial<ChainHost> = {}): ChainHost {
+  return {
+    state: { phase: 'executing' } as unknown as GSDState,
+    phase: 'dispatch',
+    result: null,
+    signal: new AbortController().signal,
+    handleFor: (hook) => ({ hook, get: () => undefined, set: () => undefined }) as HookStateHandle,
+    options: () => ({}),
+    readGsdFile: () => null,
+    log: () => ({ info: () => undefined, warn: () => undefined }),
+    ...overrides,
+  };
+}
+
+const decide = (unitId: string): GSDMiddleware => async (ctx, next) => {
+  ctx.decision = { unitType: 'execute-task', unitId, prompt: `do ${unitId}` };
+  await next();
+};
+const pass: GSDMiddleware = async (_ctx, next) => next();
+
+describe('middleware chain', () => {
+  it('runs lower priority first and keeps registration order for ties', async () => {
+    const order: string[] = [];
+    const r = new HookRegistry();
+    const mark = (name: string): GSDMiddleware => async (_c, next) => {
+      order.push(name);
+      await next();
+    };
+    r.register('late', mark('late'), { priority: 90 });
+    r.register('tie-a', mark('tie-a'), { priority: 10 });
+    r.register('default-priority', mark('default-priority'));
+    r.register('tie-b', mark('tie-b'), { priority: 10 });
+    r.register('first', mark('first'), { priority: -5 });
+    await runMiddleware(r, host());
+    assert.deepEqual(order, ['first', 'tie-a', 'tie-b', 'late', 'default-priority']);
+  });
+
+  it('keeps the first decision, names its hook as source, and lists the ignored ones', async () => {
+    const r = new HookRegistry();
+    r.register('observer', pass, { priority: 1 });
+    r.register('winner', decide('M001/S01/T01'), { priority: 5 });
+    r.register('loser', decide('M001/S01/T02'), { priority: 6 });
+    const out = await runMiddleware(r, host());
+    assert.equal(out.decision?.source, 'winner');
+    assert.equal(out.decision?.unitId, 'M001/S01/T01');
+    assert.deepEqual(out.ignored, [{ hook: 'loser', unitType: 'execute-task', unitId: 'M001/S01/T02' }]);
+    assert.deepEqual(out.trace.map((t) => [t.hook, t.decided]), [['observer', false], ['winner', true], ['loser', false]]);
+  });
+
+  it('lets later hooks see who decided', async () => {
+    const r = new HookRegistry();
+    let seen: string | null = 'unset';
+    r.register('a', decide('M001'));
+    r.register('b', async (ctx, next) => {
+      seen = ctx.decidedBy;
+      await next();
+    });
+    await runMiddleware(r, host());
+    assert.equal(seen, 'a');
+  });
+
+  it('stops at a hook that does not call next()', async () => {
+    const r = new HookRegistry();
+    let reached = false;
+    r.register('gate', async () => undefined, { priority: 1 });
+    r.register('after', async (_c, next) => {
+      reached = true;
+      await next();
+    }, { priority: 2 });
+    const out = await runMiddleware(r, host());
+    assert.equal(reached, false);
+    assert.equal(out.decision, null);
+    assert.deepEqual(out.trace.map((t) => [t.hook, t.calledNext]), [['gate', false]]);
+  });
+
+  it('refuses next() called twice', async () => {
+    const r = new HookRegistry();
+    r.register('twice', async (_c, next) => {
+      await next();
+      await next();
+    });
+    await assert.rejects(runMiddleware(r, host()), /called next\(\) twice/);
+  });
+
+  it('propagates a hook error and stops when the signal aborts', async () => {
+    const r = new HookRegistry();
+    r.register('boom', async () => {
+      throw new Error('hook failed');
+    });
+    await assert.rejects(runMiddleware(r, host()), /hook failed/);
+    const c = new AbortController();
+    const r2 = new HookRegistry();
+    r2.register('cancel', async (_ctx, next) => {
+      c.abort();
+      await next();
+    });
+    r2.register('never', decide('M001'));
+    await assert.rejects(runMiddleware(r2, host({ signal: c.signal })), ChainCancelledError);
+  });
+
+  it('ignores decisions in the after phase', async () => {
+    const r = new HookRegistry();
+    r.register('a', decide('M001'));
+    const out = await runMiddleware(r, host({ phase: 'after' }));
+    assert.equal(out.decision, null);
+  });
+
+  it('rejects duplicate and malformed hook names', () => {
+    const r = new HookRegistry();
+    r.register('a', pass);
+    assert.throws(() => r.register('a', pass), /already registered/);
+    assert.throws(() => r.register('../evil', pass), /must be letters/);
+  });
+});
