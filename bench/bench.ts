@@ -8,6 +8,7 @@ import { locateProject } from '../src/core/locate-project';
 import { ProjectFiles } from '../src/core/project-files';
 import { StateIndex } from '../src/core/state-index';
 import { generateTree, shapeFor } from './generate-tree';
+import { hooksBench } from './hooks-bench';
 import { fmt, medianMs, processMs, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
@@ -80,10 +81,11 @@ function stateBench(tasks: number): void {
   console.log(`whole process: cli state --json   ${fmt(cliLazy)} ms   ${ratio(cliLazy, floorProc / 2)} (read-every-file process ÷ 2; target ≤ 1×), ${ratio(cliLazy, nodeBare)} node -e 0`);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
   for (const n of sizes) stateBench(n);
+  await hooksBench(benchDir);
 }
 
-main();
+void main();

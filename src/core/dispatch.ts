@@ -125,12 +125,17 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
 
 function chainHost(p: Prepared, tx: HookStateTransaction, phase: 'dispatch' | 'after', result: UnitResult | null, options: DispatchOptions): ChainHost {
   const log = options.log ?? silentLog;
+  const handles = new Map<string, ReturnType<HookStateTransaction['handleFor']>>();
   return {
     state: p.state,
     phase,
     result,
     signal: options.signal ?? new AbortController().signal,
-    handleFor: (hook) => tx.handleFor(hook),
+    handleFor: (hook) => {
+      let h = handles.get(hook);
+      if (!h) handles.set(hook, (h = tx.handleFor(hook)));
+      return h;
+    },
     options: (hook) => p.hooks.options.get(hook) ?? {},
     readGsdFile: (rel) => {
       const abs = path.resolve(p.gsdDir, rel);

@@ -109,7 +109,6 @@ export interface HookTrace {
   hook: string;
   calledNext: boolean;
   decided: boolean;
-  ms: number;
 }
 
 export interface ChainResult {
@@ -130,57 +129,82 @@ export interface ChainHost {
   log(hook: string): HookLog;
 }
 
+/** What the contexts of one run share: the decision so far and the trace. */
+class ChainRun {
+  decision: DispatchDecision | null = null;
+  readonly trace: HookTrace[] = [];
+  readonly ignored: ChainResult['ignored'] = [];
+
+  constructor(
+    readonly host: ChainHost,
+    readonly hooks: readonly HookRegistration[],
+  ) {}
+}
+
+/** One hook's context. A class (not an object literal with accessors) keeps a pass cheap. */
+class Context implements MiddlewareContext {
+  readonly phase: 'dispatch' | 'after';
+  readonly state: DeepReadonly<GSDState>;
+  readonly result: Readonly<UnitResult> | null;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly store: HookStateHandle;
+  readonly readGsdFile: (relativePath: string) => string | null;
+  readonly signal: AbortSignal;
+  readonly log: HookLog;
+
+  constructor(
+    private readonly run: ChainRun,
+    private readonly entry: HookTrace,
+    readonly hook: string,
+  ) {
+    const host = run.host;
+    this.phase = host.phase;
+    this.state = host.state;
+    this.result = host.result;
+    this.options = host.options(hook);
+    this.store = host.handleFor(hook);
+    this.readGsdFile = host.readGsdFile;
+    this.signal = host.signal;
+    this.log = host.log(hook);
+  }
+
+  get decision(): UnitDecision | null {
+    return this.run.decision;
+  }
+
+  set decision(value: UnitDecision | null) {
+    if (this.phase !== 'dispatch' || value === null) return;
+    if (this.run.decision) {
+      this.run.ignored.push({ hook: this.hook, unitType: value.unitType, unitId: value.unitId });
+      return;
+    }
+    this.run.decision = { ...value, source: this.hook };
+    this.entry.decided = true;
+  }
+
+  get decidedBy(): string | null {
+    return this.run.decision?.source ?? null;
+  }
+}
+
+function step(run: ChainRun, i: number): Promise<void> {
+  if (run.host.signal.aborted) return Promise.reject(new ChainCancelledError());
+  const reg = run.hooks[i];
+  if (!reg) return Promise.resolve();
+  const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
+  run.trace.push(entry);
+  const next = (): Promise<void> => {
+    if (entry.calledNext) return Promise.reject(new Error(`hook ${reg.name} called next() twice`));
+    entry.calledNext = true;
+    return step(run, i + 1);
+  };
+  return reg.middleware(new Context(run, entry, reg.name), next);
+}
+
 /** Runs the chain once. Throws what a hook throws, or ChainCancelledError when the signal aborts. */
 export async function runMiddleware(registry: HookRegistry, host: ChainHost): Promise<ChainResult> {
-  const hooks = registry.ordered();
-  const trace: HookTrace[] = [];
-  const ignored: ChainResult['ignored'] = [];
-  let decision: DispatchDecision | null = null;
-
-  const run = async (i: number): Promise<void> => {
-    if (host.signal.aborted) throw new ChainCancelledError();
-    const reg = hooks[i];
-    if (!reg) return;
-    const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false, ms: 0 };
-    trace.push(entry);
-    let nextCalled = false;
-    const ctx: MiddlewareContext = {
-      hook: reg.name,
-      phase: host.phase,
-      state: host.state,
-      result: host.result,
-      options: host.options(reg.name),
-      store: host.handleFor(reg.name),
-      readGsdFile: host.readGsdFile,
-      signal: host.signal,
-      log: host.log(reg.name),
-      get decision(): UnitDecision | null {
-        return decision;
-      },
-      set decision(value: UnitDecision | null) {
-        if (host.phase !== 'dispatch' || value === null) return;
-        if (decision) {
-          ignored.push({ hook: reg.name, unitType: value.unitType, unitId: value.unitId });
-          return;
-        }
-        decision = { ...value, source: reg.name };
-        entry.decided = true;
-      },
-      get decidedBy(): string | null {
-        return decision?.source ?? null;
-      },
-    };
-    const started = performance.now();
-    await reg.middleware(ctx, async () => {
-      if (nextCalled) throw new Error(`hook ${reg.name} called next() twice`);
-      nextCalled = true;
-      entry.calledNext = true;
-      entry.ms = performance.now() - started;
-      await run(i + 1);
-    });
-    if (!nextCalled) entry.ms = performance.now() - started;
-    if (host.signal.aborted) throw new ChainCancelledError();
-  };
-  await run(0);
-  return { decision, trace, ignored };
+  const run = new ChainRun(host, registry.ordered());
+  await step(run, 0);
+  if (host.signal.aborted) throw new ChainCancelledError();
+  return { decision: run.decision, trace: run.trace, ignored: run.ignored };
 }

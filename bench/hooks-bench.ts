@@ -1,0 +1,97 @@
+// Overhead of the hook machinery itself: one dispatch decision through 10 middlewares, one lifecycle
+// hook through a composite of 5 providers; and the same work through @bradygaster/squad-sdk's
+// HookPipeline, measured in the same run (installed on demand into .bench/peer).
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CompositeHooksProvider } from '../src/core/composite-hooks-provider';
+import type { HookStateHandle } from '../src/core/hook-state';
+import type { HookContext, HooksProvider } from '../src/core/hooks-provider';
+import { HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../src/core/middleware';
+import type { GSDState } from '../src/core/types';
+import { ratio } from './measure';
+
+const PEER = '@bradygaster/squad-sdk@0.13.1';
+
+interface SquadPipeline {
+  addPreToolHook(hook: (ctx: unknown) => unknown): void;
+  runPreToolHooks(ctx: unknown): Promise<{ action: string }>;
+}
+
+async function loadPeer(benchDir: string): Promise<(new (config: object) => SquadPipeline) | null> {
+  const dir = path.join(benchDir, 'peer');
+  const entry = path.join(dir, 'node_modules', '@bradygaster', 'squad-sdk', 'dist', 'hooks', 'index.js');
+  if (!fs.existsSync(entry)) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"bench-peer","private":true}');
+    try {
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', PEER], { cwd: dir, stdio: 'ignore' });
+    } catch {
+      return null;
+    }
+  }
+  const mod = (await import(pathToFileURL(entry).href)) as { HookPipeline: new (config: object) => SquadPipeline };
+  return mod.HookPipeline;
+}
+
+/** Median time per call in µs, over `rounds` batches of `batch` awaited calls. */
+async function perCallUs(fn: () => Promise<unknown>, batch = 20_000, rounds = 7): Promise<number> {
+  for (let i = 0; i < batch; i++) await fn();
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await fn();
+    samples.push(Number(process.hrtime.bigint() - t) / 1e3 / batch);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(rounds / 2)];
+}
+
+export async function hooksBench(benchDir: string): Promise<void> {
+  const registry = new HookRegistry();
+  for (let i = 0; i < 9; i++) registry.register(`observer-${i}`, (async (_ctx, next) => next()) as GSDMiddleware, { priority: i });
+  registry.register('decider', (async (ctx, next) => {
+    ctx.decision = { unitType: 'review-task', unitId: 'M001/S01/T01', prompt: 'review' };
+    await next();
+  }) as GSDMiddleware, { priority: 50 });
+  const handle: HookStateHandle = Object.freeze({ hook: 'x', get: () => undefined, set: () => undefined });
+  const signal = new AbortController().signal;
+  const noLog = { info: () => undefined, warn: () => undefined };
+  const host: ChainHost = {
+    state: { phase: 'executing' } as unknown as GSDState,
+    phase: 'dispatch',
+    result: null,
+    signal,
+    handleFor: () => handle,
+    options: () => ({}),
+    readGsdFile: () => null,
+    log: () => noLog,
+  };
+  const chainUs = await perCallUs(() => runMiddleware(registry, host));
+
+  const providers: HooksProvider[] = Array.from({ length: 5 }, (_, i) => ({ name: `p${i}`, onPreToolUse: async () => null }));
+  const composite = new CompositeHooksProvider(providers);
+  const ctx: HookContext = { sessionId: 's', root: '/p', cwd: '/p', timestamp: '' };
+  const input = { toolName: 'edit_file', toolInput: { file_path: '/p/src/a.ts' } };
+  const compositeUs = await perCallUs(() => composite.onPreToolUse(input, ctx));
+
+  console.log('\n## Hook machinery (per call, median of 7 × 20,000)');
+  console.log(`dispatch decision through 10 middlewares   ${chainUs.toFixed(2)} µs   (target < 5 µs; seed ceiling 1,000 µs)`);
+  console.log(`PreToolUse through a composite of 5        ${compositeUs.toFixed(2)} µs   (target < 5 µs)`);
+
+  const HookPipeline = await loadPeer(benchDir);
+  if (!HookPipeline) {
+    console.log(`peer ${PEER} could not be installed here; no comparison`);
+    return;
+  }
+  const pipe10 = new HookPipeline({ blockedCommands: [] });
+  for (let i = 0; i < 10; i++) pipe10.addPreToolHook(async () => ({ action: 'allow' }));
+  const pipe5 = new HookPipeline({ blockedCommands: [] });
+  for (let i = 0; i < 5; i++) pipe5.addPreToolHook(async () => ({ action: 'allow' }));
+  const squadCtx = { toolName: 'edit_file', arguments: { file_path: '/p/src/a.ts' }, agentName: 'a', sessionId: 's' };
+  const squad10 = await perCallUs(() => pipe10.runPreToolHooks(squadCtx));
+  const squad5 = await perCallUs(() => pipe5.runPreToolHooks(squadCtx));
+  console.log(`${PEER} HookPipeline, 10 hooks    ${squad10.toFixed(2)} µs   ours ${ratio(chainUs, squad10)} of it`);
+  console.log(`${PEER} HookPipeline, 5 hooks     ${squad5.toFixed(2)} µs   ours ${ratio(compositeUs, squad5)} of it`);
+}
