@@ -9,6 +9,7 @@ import type { Diagnostic } from './types';
 export interface MilestonePart {
   id: string;
   dir: string;
+  depth: MilestoneDepth;
   roadmapFile?: string;
   roadmap: Roadmap | null;
   title: string;
@@ -59,12 +60,20 @@ function contextDeps(text: string, file: string): { deps: string[]; title?: stri
   return { deps: fmStringList(fm.data, 'depends_on').map((d) => d.toUpperCase()), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
-export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: string): MilestonePart {
+/**
+ * How much of a milestone to read. `status`: what GSD's status rules need (parked flag, summary, and
+ * the context's dependencies unless the summary already says complete). `all`: also the roadmap and
+ * validation. The lazy path reads `all` only for the active milestone.
+ */
+export type MilestoneDepth = 'status' | 'all';
+
+export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: string, depth: MilestoneDepth = 'all'): MilestonePart {
   const diagnostics: Diagnostic[] = [];
   const dir: DirIndex | null = files.dir(dirPath);
   const part: MilestonePart = {
     id,
     dir: dirPath,
+    depth,
     roadmap: null,
     title: id,
     summaryTerminal: false,
@@ -76,45 +85,49 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
     diagnostics,
   };
   if (!dir) return part;
-  const roadmapFile = dir.file(id, 'ROADMAP');
-  if (roadmapFile) {
-    const r = files.parse(roadmapFile, parseRoadmapFile);
-    diagnostics.push(...r.diagnostics);
-    if (r.value) {
-      part.roadmapFile = roadmapFile;
-      part.roadmap = r.value;
-      part.extensions = r.value.extensions;
-      if (r.value.title) part.title = r.value.title;
-    }
-  }
+  part.parked = dir.file(id, 'PARKED') !== null;
   const summaryFile = dir.file(id, 'SUMMARY');
+  let summaryTitle: string | undefined;
   if (summaryFile) {
     const s = files.parse(summaryFile, summaryOutcome);
     diagnostics.push(...s.diagnostics);
     if (s.value) {
       part.summaryFile = summaryFile;
       part.summaryTerminal = s.value.terminal;
-      if (!part.roadmap && s.value.title) part.title = s.value.title;
+      summaryTitle = s.value.title;
     }
   }
-  const validationFile = dir.file(id, 'VALIDATION');
-  if (validationFile) {
-    const v = files.parse(validationFile, validationVerdict);
-    diagnostics.push(...v.diagnostics);
-    part.validationVerdict = v.value?.verdict ?? null;
-  }
-  part.parked = dir.file(id, 'PARKED') !== null;
   const contextFile = dir.file(id, 'CONTEXT');
   const draftFile = contextFile ? null : dir.file(id, 'CONTEXT-DRAFT');
+  part.draftOnly = !contextFile && draftFile !== null;
   const ctxPath = contextFile ?? draftFile;
-  if (ctxPath) {
+  let contextTitle: string | undefined;
+  if (ctxPath && (depth === 'all' || !part.summaryTerminal)) {
     const c = files.parse(ctxPath, contextDeps);
     diagnostics.push(...c.diagnostics);
     if (c.value) {
       part.dependsOn = c.value.deps;
-      if (!part.roadmap && part.title === id && c.value.title) part.title = c.value.title;
+      contextTitle = c.value.title;
     }
   }
-  part.draftOnly = !contextFile && draftFile !== null;
+  if (depth === 'all') {
+    const roadmapFile = dir.file(id, 'ROADMAP');
+    if (roadmapFile) {
+      const r = files.parse(roadmapFile, parseRoadmapFile);
+      diagnostics.push(...r.diagnostics);
+      if (r.value) {
+        part.roadmapFile = roadmapFile;
+        part.roadmap = r.value;
+        part.extensions = r.value.extensions;
+      }
+    }
+    const validationFile = dir.file(id, 'VALIDATION');
+    if (validationFile) {
+      const v = files.parse(validationFile, validationVerdict);
+      diagnostics.push(...v.diagnostics);
+      part.validationVerdict = v.value?.verdict ?? null;
+    }
+  }
+  part.title = part.roadmap?.title || summaryTitle || contextTitle || id;
   return part;
 }

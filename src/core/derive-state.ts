@@ -2,7 +2,7 @@
 // One set of rules for both ways of reading: the full index (every slice, for the panel) and the
 // lazy path (only what the active unit needs, for the CLI's `next` and `hook`).
 import * as path from 'node:path';
-import { deriveMilestonePart, type MilestonePart } from './derive-milestone';
+import { deriveMilestonePart, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import { milestoneIdFromDir, milestoneSeq, milestonesDir } from './gsd-layout';
 import { NodeGsdStore } from './gsd-store';
@@ -23,7 +23,7 @@ import type {
 /** Where derived parts come from: memoized by the StateIndex, built fresh by the lazy path. */
 export interface PartSource {
   files: ProjectFiles;
-  milestone(id: string, dir: string): MilestonePart;
+  milestone(id: string, dir: string, depth: MilestoneDepth): MilestonePart;
   slice(milestoneId: string, sliceId: string, dir: string): SlicePart;
 }
 
@@ -40,7 +40,7 @@ export interface ProjectLocation {
 export function freshPartSource(files: ProjectFiles): PartSource {
   return {
     files,
-    milestone: (id, dir) => deriveMilestonePart(files, id, dir),
+    milestone: (id, dir, depth) => deriveMilestonePart(files, id, dir, depth),
     slice: (mid, sid, dir) => deriveSlicePart(files, mid, sid, dir),
   };
 }
@@ -118,23 +118,26 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
   if (prefsName) diagnostics.push(...files.parse(path.join(project.gsdDir, prefsName), parsePreferences).diagnostics);
 
   const refs = listMilestones(files, project.gsdDir, diagnostics);
-  const parts = refs.map((r) => source.milestone(r.id, r.dir));
-  for (const p of parts) diagnostics.push(...p.diagnostics);
+  // The lazy path reads each milestone only as deep as the status rules need, and the active one fully.
+  const depth: MilestoneDepth = options.lazy ? 'status' : 'all';
+  const parts = refs.map((r) => source.milestone(r.id, r.dir, depth));
 
   // Milestone registry and the active milestone (GSD: first one not complete whose deps are met).
   const completeIds = new Set(parts.filter((p) => !p.parked && p.summaryTerminal).map((p) => p.id));
   const statuses = new Map<string, MilestoneEntry['status']>();
   let active: MilestonePart | null = null;
-  for (const p of parts) {
+  for (const [i, p] of parts.entries()) {
     if (p.parked) statuses.set(p.id, 'parked');
     else if (p.summaryTerminal) statuses.set(p.id, 'complete');
     else if (active) statuses.set(p.id, 'pending');
     else if (p.dependsOn.some((d) => !completeIds.has(d))) statuses.set(p.id, 'pending');
     else {
       statuses.set(p.id, 'active');
-      active = p;
+      active = p.depth === 'all' ? p : source.milestone(p.id, p.dir, 'all');
+      parts[i] = active;
     }
   }
+  for (const p of parts) diagnostics.push(...p.diagnostics);
 
   const slicesDirOf = (p: MilestonePart) => {
     const idx = files.dir(p.dir);

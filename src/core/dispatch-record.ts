@@ -1,6 +1,5 @@
 // What was dispatched, kept in `.gsd/runtime/gsd-review-loop/dispatch.json`: the unit in flight
 // (for `complete`) and recent history (for the loop guard and the panel).
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { GsdStore } from './gsd-store';
 import type { DispatchDecision } from './middleware';
@@ -30,8 +29,20 @@ export function dispatchLogFile(gsdDir: string): string {
   return path.join(runtimeDir(gsdDir), 'dispatch.json');
 }
 
+/**
+ * A change detector, not a security hash: 64-bit FNV-1a over the JSON. (node:crypto would add ~3 ms
+ * to every start of the CLI, which runs on every agent event.)
+ */
 export function fingerprintOf(value: unknown): string {
-  return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+  const text = JSON.stringify(value) ?? '';
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
 export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {

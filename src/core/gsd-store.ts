@@ -1,6 +1,5 @@
 // The one door through which the core touches files. The Node implementation reads the disk;
 // the extension can add one that answers from open editors (unsaved buffers) for the same paths.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -38,6 +37,8 @@ function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
+
+let tempCounter = 0;
 
 export class NodeGsdStore implements GsdStore {
   readText(path: string): string | null {
@@ -84,7 +85,7 @@ export class NodeGsdStore implements GsdStore {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true });
     // Temp file in the same folder (same file system, so rename is atomic), hidden, clearly ours.
-    const tmp = path.join(dir, `.${path.basename(file)}.gsd-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
+    const tmp = path.join(dir, `.${path.basename(file)}.gsd-${process.pid}-${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
     let mode = 0o644;
     try {
       mode = fs.statSync(file).mode & 0o777;

@@ -26,7 +26,7 @@ export class StateIndex {
       milestone: (id, dir) => {
         let part = this.milestoneParts.get(dir);
         if (!part || part.id !== id) {
-          part = deriveMilestonePart(this.files, id, dir);
+          part = deriveMilestonePart(this.files, id, dir, 'all');
           this.milestoneParts.set(dir, part);
         }
         return part;

@@ -24,7 +24,8 @@ export function decisionOf(s: GSDState) {
     replanTrigger: s.replanTrigger,
     progress: s.progress,
     milestoneStatuses: s.milestones.map((x) => [x.id, x.status]),
-    sliceStatuses: s.milestones.map((x) => x.slices.map((y) => [y.id, y.status, y.done])),
+    // The lazy path reads the roadmap of the active milestone only.
+    activeMilestoneSlices: m?.slices.map((y) => [y.id, y.status, y.done]) ?? null,
     activeSliceTasks: slice?.tasks ?? null,
   };
 }
