@@ -9,7 +9,7 @@ import { ProjectFiles } from '../src/core/project-files';
 import { StateIndex } from '../src/core/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { hooksBench } from './hooks-bench';
-import { fmt, medianMs, processMs, ratio } from './measure';
+import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -32,10 +32,12 @@ function tree(tasks: number): { root: string; files: number } {
 function stateBench(tasks: number): void {
   const { root, files } = tree(tasks);
   const project = locateProject(root)!;
-  const floor = medianMs(5, () => readEveryFile(project.gsdDir));
-  const cold = medianMs(5, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))));
+  const [floor, cold, lazy] = medianMsInterleaved(9, [
+    () => readEveryFile(project.gsdDir),
+    () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))),
+    () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())), { lazy: true }),
+  ]);
   const lazyFiles = new ProjectFiles(new NodeGsdStore());
-  const lazy = medianMs(5, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())), { lazy: true }));
   deriveState(project, freshPartSource(lazyFiles), { lazy: true });
 
   gc();
@@ -66,9 +68,11 @@ function stateBench(tasks: number): void {
     return times[25];
   })();
 
-  const nodeBare = processMs(9, process.execPath, ['-e', '0']);
-  const floorProc = processMs(9, process.execPath, [readAllScript, project.gsdDir]);
-  const cliLazy = processMs(9, process.execPath, [cli, 'next', '--json', '--root', root]);
+  const [nodeBare, floorProc, cliLazy] = processMsInterleaved(11, [
+    [process.execPath, ['-e', '0']],
+    [process.execPath, [readAllScript, project.gsdDir]],
+    [process.execPath, [cli, 'next', '--json', '--root', root]],
+  ]);
 
   console.log(`\n## ${tasks.toLocaleString('en')} tasks (${files.toLocaleString('en')} files)`);
   console.log(`read every file (floor)           ${fmt(floor)} ms`);

@@ -30,3 +30,22 @@ export function processMs(runs: number, cmd: string, args: string[]): number {
 
 export const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/**
+ * Median wall times of several whole-process commands, run round-robin so that a noisy neighbour
+ * slows all of them alike (this machine shares its cores).
+ */
+export function processMsInterleaved(rounds: number, commands: Array<[string, string[]]>): number[] {
+  const times = commands.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    commands.forEach(([cmd, args], i) => times[i].push(processMs(1, cmd, args)));
+  }
+  return times.map(median);
+}
+
+/** Medians of several in-process measurements, taken round-robin for the same reason. */
+export function medianMsInterleaved(rounds: number, fns: Array<() => void>): number[] {
+  const times = fns.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) fns.forEach((fn, i) => times[i].push(timeMs(fn)));
+  return times.map(median);
+}
