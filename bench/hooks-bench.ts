@@ -66,6 +66,8 @@ export async function hooksBench(benchDir: string): Promise<void> {
     handleFor: () => handle,
     options: () => ({}),
     readGsdFile: () => null,
+    writeGsdFile: () => undefined,
+    report: () => undefined,
     log: () => noLog,
   };
   const chainUs = await perCallUs(() => runMiddleware(registry, host));

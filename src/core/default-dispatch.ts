@@ -35,16 +35,6 @@ function slicePaths(state: State, milestone: DeepReadonly<MilestoneEntry>, slice
   };
 }
 
-/** Pending actions of earlier tasks of the slice, for the execute-task prompt. */
-export function carryForward(slice: DeepReadonly<SliceEntry>, beforeTaskId: string): string {
-  const lines: string[] = [];
-  for (const t of slice.tasks) {
-    if (t.id === beforeTaskId) break;
-    for (const a of t.pendingActions) lines.push(`- ${t.id}: ${a.text}`);
-  }
-  return lines.length ? `\nPending actions carried forward from earlier tasks (keep them in Known Issues until done):\n${lines.join('\n')}\n` : '';
-}
-
 export function defaultDecision(state: State): UnitDecision | null {
   const { milestone, slice, task } = activeUnits(state);
   const base = { milestoneId: milestone?.id, milestoneTitleSuffix: milestone ? ` (${milestone.title})` : '' };
@@ -74,7 +64,6 @@ export function defaultDecision(state: State): UnitDecision | null {
           taskTitle: task.title,
           taskPlanPath: promptPath(state, task.planFile ?? path.join(paths.tasksDir, `${task.id}-PLAN.md`)),
           taskSummaryPath: promptPath(state, path.join(paths.tasksDir, `${task.id}-SUMMARY.md`)),
-          carryForward: carryForward(slice, task.id),
         }),
         reason: state.nextAction,
       };

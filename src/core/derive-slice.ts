@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { parseCodeReview, reviewPassed, type CodeReview } from './code-review';
 import { parseContinueFile } from './continue-file';
-import { fmRecord, parseFrontmatter } from './frontmatter';
+import { countLines, fmRecord, parseFrontmatter } from './frontmatter';
 import type { ProjectFiles } from './project-files';
 import { parseReplan } from './replan';
 import { parseSlicePlan } from './slice-plan';
@@ -31,11 +31,32 @@ export interface SlicePart {
   diagnostics: Diagnostic[];
 }
 
-function parseTaskPlanFrontmatter(text: string, file: string): { extensions: Record<string, unknown>; diagnostics: Diagnostic[] } {
+interface TaskPlanState {
+  extensions: Record<string, unknown>;
+  /** `extensions.<hook>.pendingActions` entries, with their line in the file. */
+  recorded: Array<{ hook: string; text: string; line: number }>;
+  diagnostics: Diagnostic[];
+}
+
+function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
   // Most task plans carry no hook state: one substring search instead of splitting frontmatter.
-  if (!text.includes('extensions')) return { extensions: {}, diagnostics: [] };
+  if (!text.includes('extensions')) return { extensions: {}, recorded: [], diagnostics: [] };
   const fm = parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
-  return { extensions: fmRecord(fm.data, 'extensions'), diagnostics: fm.diagnostics };
+  const extensions = fmRecord(fm.data, 'extensions');
+  const recorded: TaskPlanState['recorded'] = [];
+  for (const [hook, block] of Object.entries(extensions)) {
+    const list = (block as { pendingActions?: unknown } | null)?.pendingActions;
+    if (!Array.isArray(list)) continue;
+    let from = 0;
+    for (const item of list) {
+      const t = typeof item === 'string' ? item : typeof (item as { text?: unknown })?.text === 'string' ? (item as { text: string }).text : null;
+      if (!t) continue;
+      const at = text.indexOf(t, from);
+      if (at !== -1) from = at + t.length;
+      recorded.push({ hook, text: t, line: at === -1 ? 1 : countLines(text, at) + 1 });
+    }
+  }
+  return { extensions, recorded, diagnostics: fm.diagnostics };
 }
 
 const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
@@ -159,13 +180,17 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     };
     if (t.estimate) task.estimate = t.estimate;
     if (t.verify) task.verify = t.verify;
+    const recorded: Array<{ hook: string; text: string; line: number; file: string }> = [];
     const taskPlan = tasksDir?.file(t.id, 'PLAN');
     if (taskPlan) {
       task.planFile = taskPlan;
       // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
       const fm = files.parse(taskPlan, parseTaskPlanFrontmatter);
       diagnostics.push(...fm.diagnostics);
-      if (fm.value) task.extensions = fm.value.extensions;
+      if (fm.value) {
+        task.extensions = fm.value.extensions;
+        recorded.push(...fm.value.recorded.map((r) => ({ ...r, file: taskPlan })));
+      }
     }
     const summaryPath = tasksDir?.file(t.id, 'SUMMARY');
     if (summaryPath) {
@@ -187,6 +212,7 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
         task.blockerDiscovered = s.blockerDiscovered;
         task.pendingActions = s.pendingActions.map((a) => ({
           text: a.text,
+          source: 'summary',
           file: summaryPath,
           line: a.line,
           milestoneId,
@@ -194,6 +220,9 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
           taskId: t.id,
         }));
       }
+    }
+    for (const r of recorded) {
+      task.pendingActions.push({ text: r.text, source: r.hook, file: r.file, line: r.line, milestoneId, sliceId, taskId: t.id });
     }
     task.reviews = reviewHistory(files, t.id, reviewsByTask.get(t.id) ?? [], diagnostics);
     task.status = task.done ? 'done' : 'pending';

@@ -123,7 +123,20 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
   return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
 }
 
-function chainHost(p: Prepared, tx: HookStateTransaction, phase: 'dispatch' | 'after', result: UnitResult | null, options: DispatchOptions): ChainHost {
+/** Resolves a path a hook gives relative to `.gsd`; null when it would leave `.gsd`. */
+export function insideGsd(gsdDir: string, rel: string): string | null {
+  const abs = path.resolve(gsdDir, rel);
+  return abs.startsWith(gsdDir + path.sep) ? abs : null;
+}
+
+function chainHost(
+  p: Prepared,
+  tx: HookStateTransaction,
+  phase: 'dispatch' | 'after',
+  result: UnitResult | null,
+  options: DispatchOptions,
+  diagnostics: Diagnostic[],
+): ChainHost {
   const log = options.log ?? silentLog;
   const handles = new Map<string, ReturnType<HookStateTransaction['handleFor']>>();
   return {
@@ -138,9 +151,17 @@ function chainHost(p: Prepared, tx: HookStateTransaction, phase: 'dispatch' | 'a
     },
     options: (hook) => p.hooks.options.get(hook) ?? {},
     readGsdFile: (rel) => {
-      const abs = path.resolve(p.gsdDir, rel);
-      if (abs !== p.gsdDir && !abs.startsWith(p.gsdDir + path.sep)) return null;
-      return p.store.readText(abs);
+      const abs = insideGsd(p.gsdDir, rel);
+      return abs ? p.store.readText(abs) : null;
+    },
+    writeGsdFile: (hook, rel, text) => {
+      const abs = insideGsd(p.gsdDir, rel);
+      if (!abs) throw new Error(`hook ${hook} tried to write ${rel}, which is outside .gsd`);
+      tx.stageFile(abs, text);
+    },
+    report: (hook, d) => {
+      const file = d.file ? (path.isAbsolute(d.file) ? d.file : path.join(p.gsdDir, d.file)) : p.gsdDir;
+      diagnostics.push({ file, severity: d.severity ?? 'warning', message: `${hook}: ${d.message}`, ...(d.line ? { line: d.line } : {}) });
     },
     log: (hook) => ({ info: (m) => log.info(`[${hook}] ${m}`), warn: (m) => log.warn(`[${hook}] ${m}`) }),
   };
@@ -161,12 +182,13 @@ function fingerprint(state: DeepReadonly<GSDState>): string {
 export async function dispatchNextUnit(options: DispatchOptions): Promise<DispatchOutcome> {
   const p = await prepare(options);
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
-  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options));
+  const hookDiagnostics: Diagnostic[] = [];
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
   const fallback = chain.decision ? null : defaultDecision(p.state);
   let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
   const { log, text, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
-  const diagnostics = [...p.diagnostics, ...logDiagnostics];
+  const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
   const print = fingerprint(p.state);
   let blocker: string | null = decision ? null : p.state.blockers[0] ?? (p.state.phase === 'complete' ? null : p.state.nextAction);
   if (decision && isLooping(log, decision, print)) {
@@ -212,10 +234,12 @@ export async function afterDispatch(options: DispatchOptions): Promise<AfterDisp
     ...(current.data ? { data: current.data } : {}),
   };
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
-  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'after', result, options));
+  const hookDiagnostics: Diagnostic[] = [];
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'after', result, options, hookDiagnostics));
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
-  if (options.signal?.aborted) return { result, hooks, written: [], diagnostics: p.diagnostics };
+  const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
+  if (options.signal?.aborted) return { result, hooks, written: [], diagnostics };
   const commit = tx.commit();
   writeDispatchLog(p.store, p.gsdDir, withCompletion(log, completedAt), text);
-  return { result, hooks, written: [...commit.files, dispatchLogFile(p.gsdDir)], diagnostics: [...p.diagnostics, ...logDiagnostics] };
+  return { result, hooks, written: [...commit.files, dispatchLogFile(p.gsdDir)], diagnostics };
 }

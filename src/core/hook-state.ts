@@ -19,6 +19,13 @@ export interface HookStateHandle<T = unknown> {
 
 export class StateConflictError extends Error {}
 
+interface StagedFile {
+  file: string;
+  text: string;
+  /** The file's text when the hook staged the write (null: did not exist). */
+  expected: string | null;
+}
+
 interface StagedEdit {
   hook: string;
   file: string;
@@ -43,6 +50,7 @@ function blockIn(text: string | null, hook: string): unknown {
 /** One dispatch's worth of hook state: reads from disk, staged writes, and the commit. */
 export class HookStateTransaction {
   private readonly staged = new Map<string, StagedEdit>();
+  private readonly stagedFiles = new Map<string, StagedFile>();
   private readonly seen = new Map<string, unknown>();
   private committed = false;
 
@@ -82,9 +90,18 @@ export class HookStateTransaction {
     this.staged.set(key, { hook, file, value: value === undefined ? undefined : structuredClone(value), seen: this.seen.get(key) });
   }
 
+  /**
+   * Stages a whole file the hook owns (e.g. a per-cycle review snapshot). Committed with the rest;
+   * refused at commit if the file changed after staging.
+   */
+  stageFile(file: string, text: string): void {
+    if (this.committed) throw new Error('this dispatch has already been committed');
+    this.stagedFiles.set(file, { file, text, expected: this.store.readText(file) });
+  }
+
   /** Files the commit would change. */
   pendingFiles(): string[] {
-    return [...new Set([...this.staged.values()].map((e) => e.file))];
+    return [...new Set([...[...this.staged.values()].map((e) => e.file), ...this.stagedFiles.keys()])];
   }
 
   /**
@@ -111,7 +128,17 @@ export class HookStateTransaction {
       return { current, next };
     };
     const plans = [...byFile].map(([file, edits]) => ({ file, edits, ...prepare(file, edits) }));
+    for (const f of this.stagedFiles.values()) {
+      if (this.store.readText(f.file) !== f.expected) throw new StateConflictError(`${f.file} changed after it was staged; not overwriting it`);
+    }
     let retries = 0;
+    const written: string[] = [];
+    for (const f of this.stagedFiles.values()) {
+      if (f.text === f.expected) continue;
+      if (this.store.writeIfUnchanged(f.file, f.text, f.expected) === 'conflict') throw new StateConflictError(`${f.file} changed while we wrote it; not overwriting it`);
+      this.files.invalidate(f.file);
+      written.push(f.file);
+    }
     for (const plan of plans) {
       let { current, next } = plan;
       for (;;) {
@@ -122,6 +149,6 @@ export class HookStateTransaction {
       }
       this.files.invalidate(plan.file);
     }
-    return { files: plans.filter((p) => p.current !== p.next).map((p) => p.file), retries };
+    return { files: [...written, ...plans.filter((p) => p.current !== p.next).map((p) => p.file)], retries };
   }
 }

@@ -2,7 +2,7 @@
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
 import type { HookStateHandle } from './hook-state';
-import type { GSDState, UnitType } from './types';
+import type { GSDState, Severity, UnitType } from './types';
 
 export type DeepReadonly<T> = T extends (infer U)[]
   ? ReadonlyArray<DeepReadonly<U>>
@@ -33,6 +33,14 @@ export interface UnitResult extends DispatchDecision {
   completedAt: string;
 }
 
+export interface HookDiagnostic {
+  message: string;
+  /** Absolute, or relative to `.gsd`. */
+  file?: string;
+  line?: number;
+  severity?: Severity;
+}
+
 export interface HookLog {
   info(message: string): void;
   warn(message: string): void;
@@ -51,6 +59,13 @@ export interface MiddlewareContext<S = unknown> {
   readonly store: HookStateHandle<S>;
   /** Read a file inside `.gsd` (path relative to it); null when missing or outside `.gsd`. */
   readonly readGsdFile: (relativePath: string) => string | null;
+  /**
+   * Stage a whole file inside `.gsd` that the hook owns (path relative to `.gsd`), written with the
+   * rest of the dispatch's state. Throws for a path outside `.gsd`.
+   */
+  readonly writeGsdFile: (relativePath: string, text: string) => void;
+  /** Report bad input (a malformed review, a path outside `.gsd`): it ends up in the outcome's diagnostics. */
+  readonly report: (diagnostic: HookDiagnostic) => void;
   readonly signal: AbortSignal;
   readonly log: HookLog;
   /** The decision so far. Setting it when another hook already decided is ignored (first wins). */
@@ -126,6 +141,8 @@ export interface ChainHost {
   handleFor(hook: string): HookStateHandle;
   options(hook: string): Readonly<Record<string, unknown>>;
   readGsdFile(relativePath: string): string | null;
+  writeGsdFile(hook: string, relativePath: string, text: string): void;
+  report(hook: string, diagnostic: HookDiagnostic): void;
   log(hook: string): HookLog;
 }
 
@@ -149,6 +166,8 @@ class Context implements MiddlewareContext {
   readonly options: Readonly<Record<string, unknown>>;
   readonly store: HookStateHandle;
   readonly readGsdFile: (relativePath: string) => string | null;
+  readonly writeGsdFile: (relativePath: string, text: string) => void;
+  readonly report: (diagnostic: HookDiagnostic) => void;
   readonly signal: AbortSignal;
   readonly log: HookLog;
 
@@ -164,6 +183,8 @@ class Context implements MiddlewareContext {
     this.options = host.options(hook);
     this.store = host.handleFor(hook);
     this.readGsdFile = host.readGsdFile;
+    this.writeGsdFile = (rel, text) => host.writeGsdFile(hook, rel, text);
+    this.report = (d) => host.report(hook, d);
     this.signal = host.signal;
     this.log = host.log(hook);
   }

@@ -53,10 +53,16 @@ export interface Diagnostic {
   message: string;
 }
 
-/** A required follow-up listed under `## Known Issues` → `Pending actions:` of a task summary. */
+/**
+ * A required follow-up: listed under `## Known Issues` → `Pending actions:` of a task summary, or
+ * recorded by a hook under `extensions.<hook>.pendingActions` in the task's PLAN frontmatter (the
+ * review loop does this for issues still open at its cycle cap).
+ */
 export interface PendingAction {
   text: string;
-  /** Absolute path of the summary the action was read from. */
+  /** `summary`, or the name of the hook that recorded it. */
+  source: string;
+  /** Absolute path of the file the action was read from. */
   file: string;
   /** 1-based line of the bullet in that file. */
   line: number;

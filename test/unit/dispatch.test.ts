@@ -55,7 +55,6 @@ describe('dispatchNextUnit', () => {
     const out = await dispatchNextUnit({ root });
     assert.deepEqual([out.decision?.unitType, out.decision?.unitId, out.decision?.source], ['execute-task', T03, 'default']);
     assert.match(out.decision!.prompt, /T03-SUMMARY\.md/);
-    assert.match(out.decision!.prompt, /T02: Keep CRLF line endings/);
     assert.deepEqual(snapshot(root), before);
   });
 

@@ -12,6 +12,8 @@ function host(overrides: Partial<ChainHost> = {}): ChainHost {
     handleFor: (hook) => ({ hook, get: () => undefined, set: () => undefined }) as HookStateHandle,
     options: () => ({}),
     readGsdFile: () => null,
+    writeGsdFile: () => undefined,
+    report: () => undefined,
     log: () => ({ info: () => undefined, warn: () => undefined }),
     ...overrides,
   };

@@ -21,7 +21,7 @@ Write one T0n-PLAN.md per task under the slice's tasks/ folder.
 Read the task plan ({{taskPlanPath}}) and the slice plan ({{slicePlanPath}}). Do the work, run its
 verification, then write {{taskSummaryPath}} in GSD's task summary format. List any required
 follow-up under "## Known Issues" as a "Pending actions:" bullet list.
-{{carryForward}}`,
+`,
   'complete-slice': `All tasks of slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}) are done.
 
 Write {{sliceSummaryPath}}, then tick the slice in {{roadmapPath}}.

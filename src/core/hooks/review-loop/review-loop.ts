@@ -1,0 +1,247 @@
+// The review loop, as a hook on the shared core (DESIGN.md section 4). A task that finished
+// execution is reviewed before the slice moves on: review-task → issues found → cycle + 1, fix-task
+// → review-task again … until no open issues, or `max_cycles`, where the open issues become pending
+// actions of the task. It uses only the core's public API; the core does not know it exists.
+import * as path from 'node:path';
+import { parseCodeReview, reviewPassed, type CodeReview } from '../../code-review';
+import { activeUnits, promptPath } from '../../default-dispatch';
+import type { BuiltinHook } from '../../hook-loader';
+import type { DeepReadonly, GSDMiddleware, MiddlewareContext, UnitDecision } from '../../middleware';
+import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from '../../types';
+import { FIX_TASK, issueLines, render, REVIEW_TASK } from './review-prompts';
+import {
+  REVIEW_LOOP,
+  summarizeReviewLoop,
+  taskState,
+  type ActiveReview,
+  type ReviewCycleRecord,
+  type ReviewLoopTaskState,
+} from './review-loop-state';
+
+export const DEFAULT_MAX_CYCLES = 5;
+export const REVIEW_LOOP_PRIORITY = 10;
+
+type Ctx = MiddlewareContext<ReviewLoopTaskState>;
+
+interface Target {
+  state: DeepReadonly<GSDState>;
+  milestone: DeepReadonly<MilestoneEntry>;
+  slice: DeepReadonly<SliceEntry>;
+  task: DeepReadonly<TaskEntry>;
+  unitId: string;
+  /** The task's folder, relative to `.gsd` (forward slashes). */
+  tasksDir: string;
+}
+
+export function maxCycles(options: Readonly<Record<string, unknown>>): number {
+  const n = Number(options.max_cycles ?? DEFAULT_MAX_CYCLES);
+  return Number.isInteger(n) && n >= 1 && n <= 50 ? n : DEFAULT_MAX_CYCLES;
+}
+
+function relToGsd(state: DeepReadonly<GSDState>, abs: string): string {
+  return path.relative(state.gsdDir, abs).split(path.sep).join('/');
+}
+
+function targetFor(state: DeepReadonly<GSDState>, milestone: DeepReadonly<MilestoneEntry>, slice: DeepReadonly<SliceEntry>, task: DeepReadonly<TaskEntry>): Target {
+  const anyFile = task.summaryFile ?? task.planFile;
+  const tasksDirAbs = anyFile ? path.dirname(anyFile) : path.join(slice.dir ?? path.join(milestone.dir, 'slices', slice.id), 'tasks');
+  return { state, milestone, slice, task, unitId: `${milestone.id}/${slice.id}/${task.id}`, tasksDir: relToGsd(state, tasksDirAbs) };
+}
+
+/** The task the loop works on: the first finished task of the active slice without a review outcome. */
+function taskUnderReview(ctx: Ctx): Target | null {
+  const { milestone, slice } = activeUnits(ctx.state);
+  if (!milestone || !slice) return null;
+  for (const task of slice.tasks) {
+    if (!task.done) continue;
+    const target = targetFor(ctx.state, milestone, slice, task);
+    if (!taskState(ctx.store.get(target.unitId)).outcome) return target;
+  }
+  return null;
+}
+
+/** A unit id's task inside the registry, whichever slice it is in. */
+function findTarget(state: DeepReadonly<GSDState>, unitId: string): Target | null {
+  const [mid, sid, tid] = unitId.split('/');
+  const milestone = state.milestones.find((m) => m.id === mid);
+  const slice = milestone?.slices.find((s) => s.id === sid);
+  const task = slice?.tasks.find((t) => t.id === tid);
+  return milestone && slice && task ? targetFor(state, milestone, slice, task) : null;
+}
+
+function validActive(ctx: Ctx, target: Target, active: ActiveReview | undefined): ActiveReview | undefined {
+  if (!active) return undefined;
+  const ok = Number.isInteger(active.cycle) && active.cycle >= 1 && (active.status === 'pending_review' || active.status === 'fixing');
+  if (ok) return active;
+  ctx.report({ file: target.task.planFile, message: `extensions.review-loop.activeReview of ${target.task.id} is not understood (${JSON.stringify(active)}); the review starts again at cycle 1` });
+  return undefined;
+}
+
+/** `lastReviewPath` comes from a file a person can edit: it must stay inside `.gsd`. */
+function readLastReview(ctx: Ctx, target: Target, rel: string): CodeReview | null {
+  if (!rel) return null;
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) {
+    ctx.report({ file: target.task.planFile, message: `lastReviewPath "${rel}" leaves .gsd; not read` });
+    return null;
+  }
+  const text = ctx.readGsdFile(rel);
+  if (text === null) {
+    ctx.report({ file: target.task.planFile, message: `lastReviewPath "${rel}" does not exist` });
+    return null;
+  }
+  return parseCodeReview(text, rel);
+}
+
+function reviewDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
+  const max = maxCycles(ctx.options);
+  const reviewPath = `.gsd/${t.tasksDir}/${t.task.id}-CODE-REVIEW.md`;
+  const previous = active.lastReviewPath
+    ? `\nThe previous review is .gsd/${active.lastReviewPath}: check that each of its open issues is fixed; tick the fixed ones ([x]) and keep the rest open.\n`
+    : '';
+  const prompt = render(REVIEW_TASK, {
+    taskId: t.task.id,
+    taskTitle: t.task.title,
+    sliceRef: `${t.milestone.id}/${t.slice.id}`,
+    cycle: String(active.cycle),
+    maxCycles: String(max),
+    reviewPath,
+    taskPlanPath: t.task.planFile ? promptPath(t.state, t.task.planFile) : `.gsd/${t.tasksDir}/${t.task.id}-PLAN.md`,
+    taskSummaryPath: t.task.summaryFile ? promptPath(t.state, t.task.summaryFile) : `.gsd/${t.tasksDir}/${t.task.id}-SUMMARY.md`,
+    keyFiles: t.task.files.length ? ` (${t.task.files.join(', ')})` : '',
+    previousReview: previous,
+  });
+  return {
+    unitType: 'review-task',
+    unitId: t.unitId,
+    prompt,
+    reason: `review cycle ${active.cycle} of ${max} for ${t.task.id}`,
+    data: { cycle: active.cycle, reviewPath },
+  };
+}
+
+function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
+  const last = readLastReview(ctx, t, active.lastReviewPath);
+  const max = maxCycles(ctx.options);
+  const prompt = render(FIX_TASK, {
+    taskId: t.task.id,
+    taskTitle: t.task.title,
+    sliceRef: `${t.milestone.id}/${t.slice.id}`,
+    cycle: String(active.cycle),
+    maxCycles: String(max),
+    lastReviewPath: active.lastReviewPath ? `.gsd/${active.lastReviewPath}` : '(missing)',
+    issues: issueLines(last?.openIssues ?? []),
+    verify: t.task.verify ?? 'its Verify command',
+    taskSummaryPath: t.task.summaryFile ? promptPath(t.state, t.task.summaryFile) : `.gsd/${t.tasksDir}/${t.task.id}-SUMMARY.md`,
+  });
+  return {
+    unitType: 'fix-task',
+    unitId: t.unitId,
+    prompt,
+    reason: `fix the ${last?.openIssues.length ?? 0} open issue(s) of ${t.task.id}, cycle ${active.cycle} of ${max}`,
+    data: { cycle: active.cycle },
+  };
+}
+
+function onDispatch(ctx: Ctx): boolean {
+  const target = taskUnderReview(ctx);
+  if (!target) return false;
+  const st = taskState(ctx.store.get(target.unitId));
+  let active = validActive(ctx, target, st.activeReview);
+  if (!active) {
+    active = { taskId: target.task.id, cycle: 1, status: 'pending_review', lastReviewPath: '' };
+    ctx.store.set(target.unitId, { ...st, activeReview: active, history: st.history ?? [] });
+  }
+  ctx.decision = active.status === 'fixing' ? fixDecision(ctx, target, active) : reviewDecision(ctx, target, active);
+  return true;
+}
+
+function issueText(i: CodeReview['openIssues'][number], cycle: number): string {
+  return `${i.severity ? `[${i.severity}] ` : ''}${i.location ? `${i.location}: ` : ''}${i.text} (still open after review cycle ${cycle})`;
+}
+
+function onReviewFinished(ctx: Ctx, t: Target, st: ReviewLoopTaskState, active: ActiveReview): void {
+  const liveRel = `${t.tasksDir}/${t.task.id}-CODE-REVIEW.md`;
+  const text = ctx.readGsdFile(liveRel);
+  const notAdvancing = (message: string, line?: number) =>
+    ctx.report({ file: liveRel, severity: 'error', message: `${message}; review cycle ${active.cycle} of ${t.task.id} stays open`, ...(line ? { line } : {}) });
+  if (text === null) return notAdvancing('the reviewer wrote no review file');
+  if (text.trim() === '') return notAdvancing('the review file is empty');
+  const review = parseCodeReview(text, path.join(t.state.gsdDir, liveRel));
+  if (!review.wellFormed) {
+    for (const d of review.diagnostics) ctx.report({ file: liveRel, severity: 'error', message: d.message, ...(d.line ? { line: d.line } : {}) });
+    return notAdvancing('the review is malformed');
+  }
+  if (review.task && review.task !== t.task.id) return notAdvancing(`the review is for ${review.task}, not ${t.task.id}`);
+  if (review.cycle !== active.cycle) return notAdvancing(`the review is for cycle ${review.cycle}, not cycle ${active.cycle}`);
+
+  // Keep this cycle's review as its own snapshot, so any two cycles can be compared later.
+  const snapshot = `${t.tasksDir}/${t.task.id}-CODE-REVIEW-C${active.cycle}.md`;
+  ctx.writeGsdFile(snapshot, text);
+  const record: ReviewCycleRecord = {
+    cycle: active.cycle,
+    verdict: review.verdict,
+    openIssues: review.openIssues.length,
+    resolvedIssues: review.resolvedIssues.length,
+    reviewPath: snapshot,
+  };
+  const history = [...(st.history ?? []).filter((h) => h.cycle !== active.cycle), record];
+  const base: ReviewLoopTaskState = { ...st, history };
+  delete base.activeReview;
+  const completedAt = ctx.result!.completedAt;
+  if (reviewPassed(review)) {
+    ctx.store.set(t.unitId, { ...base, outcome: { cycles: active.cycle, passed: true, completedAt } });
+    ctx.log.info(`${t.task.id} passed review in cycle ${active.cycle}`);
+  } else if (active.cycle >= maxCycles(ctx.options)) {
+    ctx.store.set(t.unitId, {
+      ...base,
+      outcome: { cycles: active.cycle, passed: false, completedAt },
+      pendingActions: [...(st.pendingActions ?? []), ...review.openIssues.map((i) => issueText(i, active.cycle))],
+    });
+    ctx.log.warn(`${t.task.id} still has ${review.openIssues.length} open issue(s) after ${active.cycle} cycles; they are now pending actions`);
+  } else {
+    ctx.store.set(t.unitId, { ...base, activeReview: { taskId: t.task.id, cycle: active.cycle + 1, status: 'fixing', lastReviewPath: snapshot } });
+  }
+}
+
+function onUnitFinished(ctx: Ctx): void {
+  const result = ctx.result;
+  if (!result || result.source !== REVIEW_LOOP || (result.unitType !== 'review-task' && result.unitType !== 'fix-task')) return;
+  const target = findTarget(ctx.state, result.unitId);
+  if (!target) {
+    ctx.report({ message: `${result.unitType} ${result.unitId} finished, but that task is not in the active slice any more` });
+    return;
+  }
+  const st = taskState(ctx.store.get(target.unitId));
+  const active = validActive(ctx, target, st.activeReview);
+  if (!active) {
+    ctx.report({ file: target.task.planFile, message: `${result.unitType} ${result.unitId} finished, but the task has no active review` });
+    return;
+  }
+  if (result.unitType === 'fix-task') {
+    if (active.status !== 'fixing') ctx.report({ file: target.task.planFile, message: `fix-task finished while the review of ${target.task.id} was ${active.status}` });
+    ctx.store.set(target.unitId, { ...st, activeReview: { ...active, status: 'pending_review' } });
+    return;
+  }
+  if (active.status !== 'pending_review') {
+    ctx.report({ file: target.task.planFile, message: `review-task finished while ${target.task.id} was waiting for a fix` });
+    return;
+  }
+  onReviewFinished(ctx, target, st, active);
+}
+
+export const reviewLoopMiddleware: GSDMiddleware<ReviewLoopTaskState> = async (ctx, next) => {
+  if (ctx.phase === 'dispatch') {
+    // While a task is in review the slice waits: no later hook and no default dispatch.
+    if (onDispatch(ctx)) return;
+  } else {
+    onUnitFinished(ctx);
+  }
+  await next();
+};
+
+export const reviewLoopHook: BuiltinHook = {
+  name: REVIEW_LOOP,
+  register(api) {
+    api.registerHook(REVIEW_LOOP, reviewLoopMiddleware, { priority: REVIEW_LOOP_PRIORITY, summarize: summarizeReviewLoop });
+  },
+};
