@@ -9,6 +9,7 @@ import { ProjectFiles } from '../src/core/project-files';
 import { StateIndex } from '../src/core/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { hooksBench } from './hooks-bench';
+import { refreshBench } from './refresh-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
@@ -89,6 +90,9 @@ async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
   for (const n of sizes) stateBench(n);
+  const largest = Math.max(...sizes);
+  console.log('\n## Live refresh');
+  await refreshBench(tree(largest).root, largest);
   await hooksBench(benchDir);
 }
 

@@ -97,8 +97,25 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
   return code === 'timeout' ? 1 : code;
 }
 
+const widened = new WeakSet();
+
+/** Drags the side bar wider once per page, so screenshots show the panel's descriptions. */
+async function widenSideBar(page) {
+  if (widened.has(page)) return;
+  widened.add(page);
+  const box = await page.locator('.part.sidebar').boundingBox().catch(() => null);
+  if (!box) return;
+  const x = box.x + box.width + 1;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 180, y, { steps: 5 });
+  await page.mouse.up();
+}
+
 /** A test asked for a screenshot of the real workbench and for which texts the page shows. */
 async function answerWorkbenchRequest(page, kind, request) {
+  await widenSideBar(page).catch(() => undefined);
   const safe = String(request.name).replace(/[^\w.-]+/g, '-');
   const shot = path.join(artifactsDir, `${kind}-${safe}.png`);
   // Let the workbench finish rendering what the test just did.

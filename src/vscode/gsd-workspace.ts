@@ -1,61 +1,168 @@
-// The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`.
-// It owns discovery and the `gsd.projectFound` context key; views and commands read from it.
+// The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`, fed
+// by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a link). Changes are
+// debounced, applied incrementally, and announced with exactly which units changed.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { BUILTIN_HOOKS } from '../builtin-hooks';
+import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch';
 import { locateProject, type GsdProject } from '../core/locate-project';
 import { StateIndex } from '../core/state-index';
+import { stateChanges, type StateChanges } from '../core/state-changes';
 import type { GSDState } from '../core/types';
 
 export interface ProjectHandle {
-  folder: vscode.WorkspaceFolder;
-  project: GsdProject;
-  index: StateIndex;
+  readonly folder: vscode.WorkspaceFolder;
+  readonly project: GsdProject;
+  readonly index: StateIndex;
+}
+
+export interface ProjectChange {
+  handle: ProjectHandle;
+  changes: StateChanges;
+  /** Paths that changed on disk (for logs and tests). */
+  paths: string[];
+}
+
+interface Watched {
+  handle: ProjectHandle;
+  watcher: vscode.FileSystemWatcher;
+  pending: Set<string>;
+  timer: NodeJS.Timeout | undefined;
+  last: GSDState | null;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
-  private projects: ProjectHandle[] = [];
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires after the set of projects or any project's state changed. */
-  readonly onDidChange = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[] = [this.changed];
+  private watched: Watched[] = [];
+  private readonly projectsChanged = new vscode.EventEmitter<void>();
+  private readonly stateChanged = new vscode.EventEmitter<ProjectChange>();
+  /** The set of projects changed (folders added or removed, `.gsd` created or deleted). */
+  readonly onDidChangeProjects = this.projectsChanged.event;
+  /** A project's derived state changed, with which units. */
+  readonly onDidChangeState = this.stateChanged.event;
+  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged];
+  private folderWatchers: vscode.FileSystemWatcher[] = [];
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly debounceMs: () => number,
+  ) {
     this.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.discover()));
     this.discover();
   }
 
-  /** Finds `.gsd` in each workspace folder (walking up to the git root), keeping known indexes. */
+  /** Finds `.gsd` for each workspace folder (walking up to the git root), keeping known indexes. */
   discover(): void {
-    const previous = new Map(this.projects.map((p) => [p.project.gsdDir, p]));
-    const found: ProjectHandle[] = [];
+    const previous = new Map(this.watched.map((w) => [w.handle.project.gsdDir, w]));
+    const next: Watched[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
-      const project = locateProject(folder.uri.fsPath);
-      if (!project || found.some((p) => p.project.gsdDir === project.gsdDir)) continue;
+      let project: GsdProject | null = null;
+      try {
+        project = locateProject(folder.uri.fsPath);
+      } catch (error) {
+        this.log.warn(`could not look for .gsd in ${folder.uri.fsPath}: ${(error as Error).message}`);
+      }
+      if (!project || next.some((w) => w.handle.project.gsdDir === project!.gsdDir)) continue;
       const known = previous.get(project.gsdDir);
-      found.push(known ? { ...known, folder } : { folder, project, index: new StateIndex(project) });
-      if (!known) this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}`);
+      if (known) {
+        previous.delete(project.gsdDir);
+        next.push(known);
+        continue;
+      }
+      next.push(this.watch({ folder, project, index: new StateIndex(project) }));
+      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}`);
     }
-    this.projects = found;
-    void vscode.commands.executeCommand('setContext', 'gsd.projectFound', found.length > 0);
-    this.changed.fire();
+    for (const gone of previous.values()) this.unwatch(gone);
+    this.watched = next;
+    this.watchFolders();
+    void vscode.commands.executeCommand('setContext', 'gsd.projectFound', next.length > 0);
+    this.projectsChanged.fire();
+  }
+
+  /** `.gsd` appearing or disappearing in a workspace folder changes the set of projects. */
+  private watchFolders(): void {
+    for (const w of this.folderWatchers) w.dispose();
+    this.folderWatchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.gsd'));
+      const rediscover = () => this.discover();
+      w.onDidCreate(rediscover);
+      w.onDidDelete(rediscover);
+      return w;
+    });
+  }
+
+  private watch(handle: ProjectHandle): Watched {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(handle.project.gsdDir), '**/*'));
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null };
+    const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
+    watcher.onDidCreate(onPath);
+    watcher.onDidChange(onPath);
+    watcher.onDidDelete(onPath);
+    return w;
+  }
+
+  private unwatch(w: Watched): void {
+    w.watcher.dispose();
+    if (w.timer) clearTimeout(w.timer);
+  }
+
+  private queue(w: Watched, fsPath: string): void {
+    // Our own runtime records change on every dispatch; they are not part of the state.
+    if (fsPath.startsWith(path.join(w.handle.project.gsdDir, 'runtime') + path.sep)) return;
+    w.pending.add(fsPath);
+    if (w.timer) clearTimeout(w.timer);
+    w.timer = setTimeout(() => this.flush(w), this.debounceMs());
+  }
+
+  /** Applies queued paths to the index and announces what changed. Also used by tests and commands. */
+  flush(w: Watched): void {
+    w.timer = undefined;
+    const paths = [...w.pending];
+    w.pending.clear();
+    for (const p of paths) w.handle.index.changed(p);
+    const before = w.last;
+    const after = this.state(w.handle);
+    const changes = stateChanges(before, after);
+    if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
+      this.stateChanged.fire({ handle: w.handle, changes, paths });
+    }
   }
 
   list(): readonly ProjectHandle[] {
-    return this.projects;
+    return this.watched.map((w) => w.handle);
   }
 
-  /** Derived state of a project (broken input is in its diagnostics; deriving never throws on it). */
+  /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
   state(handle: ProjectHandle): GSDState {
-    return handle.index.state();
+    const state = handle.index.state();
+    const w = this.watched.find((x) => x.handle === handle);
+    if (w) w.last = state;
+    return state;
+  }
+
+  /** What GSD: Next Unit would dispatch now, hooks included, without writing anything. */
+  preview(handle: ProjectHandle): Promise<DispatchOutcome> {
+    return dispatchNextUnit({ root: handle.project.root, builtins: BUILTIN_HOOKS, trusted: vscode.workspace.isTrusted });
   }
 
   /** Re-reads everything (the Refresh command). */
   refresh(): void {
-    for (const p of this.projects) p.index.reset();
+    for (const w of this.watched) {
+      w.handle.index.reset();
+      w.last = null;
+    }
     this.discover();
+    for (const w of this.watched) this.flush(w);
+  }
+
+  /** Applies pending file events at once (tests, and before a dispatch). */
+  flushAll(): void {
+    for (const w of this.watched) if (w.pending.size) this.flush(w);
   }
 
   dispose(): void {
+    for (const w of this.watched) this.unwatch(w);
+    for (const w of this.folderWatchers) w.dispose();
     for (const d of this.subscriptions) d.dispose();
   }
 }

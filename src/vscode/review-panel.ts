@@ -1,141 +1,52 @@
-// The review panel: a tree of GSD projects → milestones → slices → tasks, built from core state.
-// Each kind of node is one small class with its own TreeItem; ids are stable across refreshes.
+// The review panel's TreeDataProvider: nodes are cached by id (one object per unit for the life of
+// the view), and a state change refreshes only the nodes of the units that changed.
 import * as vscode from 'vscode';
-import type { MilestoneEntry, SliceEntry, TaskEntry } from '../core/types';
-import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import type { GsdWorkspace, ProjectChange, ProjectHandle } from './gsd-workspace';
+import { PanelNode, ProjectNode, projectChildren, type NodeFactory } from './panel-nodes';
 
-export interface PanelNode {
-  treeItem(): vscode.TreeItem;
-  children(): PanelNode[];
+export interface PanelRefresh {
+  /** True when the whole tree was refreshed. */
+  full: boolean;
+  ids: string[];
+  at: number;
 }
 
-const STATUS_ICONS: Record<string, [string, string?]> = {
-  done: ['pass-filled', 'testing.iconPassed'],
-  complete: ['pass-filled', 'testing.iconPassed'],
-  active: ['play-circle', 'charts.blue'],
-  pending: ['circle-large-outline'],
-  blocked: ['circle-slash', 'problemsWarningIcon.foreground'],
-  replanning: ['sync', 'problemsWarningIcon.foreground'],
-  parked: ['debug-pause'],
-};
-
-function statusIcon(status: string): vscode.ThemeIcon {
-  const [id, color] = STATUS_ICONS[status] ?? ['circle-large-outline'];
-  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
-}
-
-function openCommand(file: string | undefined): vscode.Command | undefined {
-  return file ? { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file)] } : undefined;
-}
-
-class TaskNode implements PanelNode {
-  constructor(
-    private readonly parentId: string,
-    private readonly task: TaskEntry,
-  ) {}
-
-  treeItem(): vscode.TreeItem {
-    const t = this.task;
-    const item = new vscode.TreeItem(`${t.id}: ${t.title}`, vscode.TreeItemCollapsibleState.None);
-    item.id = `${this.parentId}/${t.id}`;
-    item.iconPath = statusIcon(t.status);
-    item.description = [t.estimate, t.reviews.length ? `${t.reviews.length} review${t.reviews.length > 1 ? 's' : ''}` : '', t.pendingActions.length ? `${t.pendingActions.length} pending` : '']
-      .filter(Boolean)
-      .join(' · ');
-    item.contextValue = `gsd.task.${t.status}`;
-    item.command = openCommand(t.summaryFile ?? t.planFile);
-    return item;
-  }
-
-  children(): PanelNode[] {
-    return [];
-  }
-}
-
-class SliceNode implements PanelNode {
-  constructor(
-    private readonly parentId: string,
-    private readonly slice: SliceEntry,
-  ) {}
-
-  private get id(): string {
-    return `${this.parentId}/${this.slice.id}`;
-  }
-
-  treeItem(): vscode.TreeItem {
-    const s = this.slice;
-    const state = s.status === 'active' || s.status === 'replanning' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
-    const item = new vscode.TreeItem(`${s.id}: ${s.title}`, s.tasks.length ? state : vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    item.iconPath = statusIcon(s.status);
-    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}` : s.status === 'done' ? '' : 'not planned';
-    item.contextValue = `gsd.slice.${s.status}`;
-    item.command = openCommand(s.planFile);
-    return item;
-  }
-
-  children(): PanelNode[] {
-    return this.slice.tasks.map((t) => new TaskNode(this.id, t));
-  }
-}
-
-class MilestoneNode implements PanelNode {
-  constructor(
-    private readonly parentId: string,
-    private readonly milestone: MilestoneEntry,
-  ) {}
-
-  private get id(): string {
-    return `${this.parentId}/${this.milestone.id}`;
-  }
-
-  treeItem(): vscode.TreeItem {
-    const m = this.milestone;
-    const expanded = m.status === 'active' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
-    const item = new vscode.TreeItem(`${m.id}: ${m.title}`, m.slices.length ? expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    item.iconPath = statusIcon(m.status);
-    item.description = m.slices.length ? `${m.progress.done}/${m.progress.total} slices` : m.status;
-    item.contextValue = `gsd.milestone.${m.status}`;
-    item.command = openCommand(m.roadmapFile);
-    return item;
-  }
-
-  children(): PanelNode[] {
-    return this.milestone.slices.map((s) => new SliceNode(this.id, s));
-  }
-}
-
-class ProjectNode implements PanelNode {
-  constructor(
-    private readonly workspace: GsdWorkspace,
-    private readonly handle: ProjectHandle,
-  ) {}
-
-  treeItem(): vscode.TreeItem {
-    const state = this.workspace.state(this.handle);
-    const item = new vscode.TreeItem(this.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `gsd:${this.handle.project.gsdDir}`;
-    item.iconPath = new vscode.ThemeIcon('root-folder');
-    item.description = `${state.phase}${state.activeTask ? ` · ${state.activeTask.id}` : ''}`;
-    item.tooltip = new vscode.MarkdownString(`**${state.phase}**\n\n${state.nextAction}`);
-    item.contextValue = 'gsd.project';
-    return item;
-  }
-
-  children(): PanelNode[] {
-    const state = this.workspace.state(this.handle);
-    return state.milestones.map((m) => new MilestoneNode(`gsd:${this.handle.project.gsdDir}`, m));
-  }
-}
-
-export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<PanelNode | undefined>();
+export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly refreshed = new vscode.EventEmitter<PanelRefresh>();
+  /** For tests and the benchmark: what each refresh covered. */
+  readonly onDidRefresh = this.refreshed.event;
+  private readonly cache = new Map<string, PanelNode>();
+  private readonly subscriptions: vscode.Disposable[];
+  private pendingGroups = new Map<string, boolean>();
 
   constructor(private readonly workspace: GsdWorkspace) {
-    this.subscription = workspace.onDidChange(() => this.changed.fire(undefined));
+    this.subscriptions = [
+      workspace.onDidChangeProjects(() => this.refreshAll()),
+      workspace.onDidChangeState((change) => this.refreshUnits(change)),
+      this.changed,
+      this.refreshed,
+    ];
+  }
+
+  node<T extends PanelNode>(id: string, make: () => T, parent?: PanelNode): T {
+    let n = this.cache.get(id) as T | undefined;
+    if (!n) {
+      n = make();
+      this.cache.set(id, n);
+    }
+    n.parent = parent;
+    return n;
+  }
+
+  /** A cached node by id (tests, reveal). */
+  find(id: string): PanelNode | undefined {
+    return this.cache.get(id);
+  }
+
+  private ctx(handle: ProjectHandle) {
+    return { workspace: this.workspace, handle, nodes: this as NodeFactory };
   }
 
   getTreeItem(node: PanelNode): vscode.TreeItem {
@@ -144,13 +55,50 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   getChildren(node?: PanelNode): PanelNode[] {
     if (node) return node.children();
-    const projects = this.workspace.list().map((p) => new ProjectNode(this.workspace, p));
-    // One project: show its milestones at the top level; several: one root per folder.
-    return projects.length === 1 ? projects[0].children() : projects;
+    const projects = this.workspace.list();
+    for (const p of projects) this.pendingGroups.set(p.project.gsdDir, this.workspace.state(p).pendingActions.length > 0);
+    // One project: its content at the top level. Several (multi-root): one root node per folder.
+    if (projects.length === 1) return projectChildren(this.ctx(projects[0]));
+    return projects.map((p) => this.node(`gsd:${p.project.gsdDir}`, () => new ProjectNode(this.ctx(p))));
+  }
+
+  getParent(node: PanelNode): PanelNode | undefined {
+    return node.parent;
+  }
+
+  private refreshAll(): void {
+    this.cache.clear();
+    this.changed.fire(undefined);
+    this.refreshed.fire({ full: true, ids: [], at: Date.now() });
+  }
+
+  private refreshUnits({ handle, changes }: ProjectChange): void {
+    const root = `gsd:${handle.project.gsdDir}`;
+    const hasPending = this.workspace.state(handle).pendingActions.length > 0;
+    const groupToggled = this.pendingGroups.get(handle.project.gsdDir) !== hasPending;
+    if (changes.structure || groupToggled) {
+      this.pendingGroups.set(handle.project.gsdDir, hasPending);
+      this.changed.fire(undefined);
+      this.refreshed.fire({ full: true, ids: [], at: Date.now() });
+      return;
+    }
+    const ids = new Set<string>();
+    for (const m of changes.milestones) ids.add(`${root}/${m}`);
+    for (const s of changes.slices) {
+      ids.add(`${root}/${s}`);
+      // A slice's task nodes are children; their items change with it.
+      for (const key of this.cache.keys()) if (key.startsWith(`${root}/${s}/`)) ids.add(key);
+    }
+    if (changes.project) {
+      ids.add(root);
+      ids.add(`${root}#pending`);
+    }
+    const nodes = [...ids].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    if (nodes.length) this.changed.fire(nodes);
+    this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    for (const d of this.subscriptions) d.dispose();
   }
 }

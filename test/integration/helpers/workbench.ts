@@ -9,7 +9,6 @@ export interface WorkbenchView {
   seen: Record<string, boolean>;
 }
 
-let counter = 0;
 
 export function workbenchBridgeAvailable(): boolean {
   return Boolean(process.env.GSD_WORKBENCH_BRIDGE);
@@ -18,13 +17,18 @@ export function workbenchBridgeAvailable(): boolean {
 export async function captureWorkbench(name: string, expectTexts: string[] = [], timeoutMs = 20_000): Promise<WorkbenchView | null> {
   const dir = process.env.GSD_WORKBENCH_BRIDGE;
   if (!dir) return null;
-  const n = ++counter;
-  const response = path.join(dir, `res-${process.pid}-${n}.json`);
-  fs.writeFileSync(path.join(dir, `req-${process.pid}-${n}.json.tmp`), JSON.stringify({ name, expectTexts, response }));
-  fs.renameSync(path.join(dir, `req-${process.pid}-${n}.json.tmp`), path.join(dir, `req-${process.pid}-${n}.json`));
+  // Unique per request: every test file is its own bundle, so a module-level counter would repeat.
+  const n = `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const response = path.join(dir, `res-${n}.json`);
+  fs.writeFileSync(path.join(dir, `req-${n}.json.tmp`), JSON.stringify({ name, expectTexts, response }));
+  fs.renameSync(path.join(dir, `req-${n}.json.tmp`), path.join(dir, `req-${n}.json`));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (fs.existsSync(response)) return JSON.parse(fs.readFileSync(response, 'utf8')) as WorkbenchView;
+    if (fs.existsSync(response)) {
+      const view = JSON.parse(fs.readFileSync(response, 'utf8')) as WorkbenchView;
+      fs.rmSync(response, { force: true });
+      return view;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the test runner did not answer the screenshot request "${name}" within ${timeoutMs / 1000} s`);

@@ -31,7 +31,7 @@ describe('in a workspace with .gsd', () => {
     const api = await activateExtension();
     assert.equal(api.workspace.list().length, 1);
     const roots = api.panel.getChildren().map((n) => api.panel.getTreeItem(n));
-    assert.deepEqual(roots.map(labelOf), ['M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
+    assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
     assert.ok(roots.every((r) => typeof r.id === 'string' && r.id.length > 0));
   });
 
@@ -46,5 +46,9 @@ describe('in a workspace with .gsd', () => {
     const result = await vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsd.nextUnit');
     assert.equal(result.phase, 'executing');
     assert.match(result.nextAction, /T03/);
+    // The status bar names the unit the hooks would dispatch: the review loop's fix of T02.
+    const api = await activateExtension();
+    await api.statusBar.update();
+    assert.match(api.statusBar.text, /GSD: fix-task T02/);
   });
 });

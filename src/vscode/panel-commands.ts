@@ -1,0 +1,34 @@
+// Item actions of the review panel: Compare with previous cycle, Open review, Reveal in Explorer.
+import * as vscode from 'vscode';
+import { compareCycles } from './review-diff';
+import { PanelNode, ReviewCycleNode, TaskNode } from './panel-nodes';
+
+function fileOf(node: PanelNode | undefined): vscode.Uri | undefined {
+  return node?.treeItem().resourceUri;
+}
+
+export function registerPanelCommands(): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('gsd.compareWithPreviousCycle', async (node?: ReviewCycleNode) => {
+      const current = node?.review();
+      const previous = node?.previous();
+      if (!node || !current || !previous) {
+        void vscode.window.showInformationMessage('GSD: pick a review cycle after the first one to compare it with the cycle before.');
+        return;
+      }
+      await compareCycles(node.task.tid, previous, current);
+    }),
+    vscode.commands.registerCommand('gsd.openReview', async (node?: ReviewCycleNode | TaskNode) => {
+      const review = node instanceof ReviewCycleNode ? node.review() : node instanceof TaskNode ? node.task()?.reviews.at(-1) : undefined;
+      if (!review) {
+        void vscode.window.showInformationMessage('GSD: this task has no review yet.');
+        return;
+      }
+      await vscode.window.showTextDocument(vscode.Uri.file(review.file), { preview: true });
+    }),
+    vscode.commands.registerCommand('gsd.revealInExplorer', async (node?: PanelNode) => {
+      const uri = fileOf(node);
+      if (uri) await vscode.commands.executeCommand('revealInExplorer', uri);
+    }),
+  ];
+}

@@ -1,0 +1,323 @@
+// The review panel's nodes. Each kind is one small class; a node holds only ids and looks its data
+// up in the current state, so the same node object (and TreeItem.id) survives every refresh and a
+// refresh of one node is enough when only its unit changed.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
+import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
+import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+
+export interface NodeFactory {
+  /** The cached node for `id` (made once), with its parent recorded for TreeView.reveal. */
+  node<T extends PanelNode>(id: string, make: () => T, parent?: PanelNode): T;
+}
+
+export abstract class PanelNode {
+  abstract readonly id: string;
+  parent: PanelNode | undefined;
+  abstract treeItem(): vscode.TreeItem;
+  children(): PanelNode[] {
+    return [];
+  }
+}
+
+interface Ctx {
+  workspace: GsdWorkspace;
+  handle: ProjectHandle;
+  nodes: NodeFactory;
+}
+
+const ICONS: Record<string, [string, string?]> = {
+  done: ['pass-filled', 'testing.iconPassed'],
+  complete: ['pass-filled', 'testing.iconPassed'],
+  active: ['play-circle', 'charts.blue'],
+  pending: ['circle-large-outline'],
+  blocked: ['circle-slash', 'problemsWarningIcon.foreground'],
+  replanning: ['sync', 'problemsWarningIcon.foreground'],
+  parked: ['debug-pause'],
+};
+
+function icon(status: string): vscode.ThemeIcon {
+  const [id, color] = ICONS[status] ?? ['circle-large-outline'];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+}
+
+export function openAt(file: string, line?: number): vscode.Command {
+  const args: unknown[] = [vscode.Uri.file(file)];
+  if (line) args.push({ selection: new vscode.Range(line - 1, 0, line - 1, 0) } satisfies vscode.TextDocumentShowOptions);
+  return { command: 'vscode.open', title: 'Open', arguments: args };
+}
+
+function md(text: string): vscode.MarkdownString {
+  const m = new vscode.MarkdownString(text);
+  m.supportThemeIcons = true;
+  return m;
+}
+
+const base = (handle: ProjectHandle) => `gsd:${handle.project.gsdDir}`;
+
+function stateOf(c: Ctx): GSDState {
+  return c.workspace.state(c.handle);
+}
+
+function findMilestone(c: Ctx, mid: string): MilestoneEntry | undefined {
+  return stateOf(c).milestones.find((m) => m.id === mid);
+}
+function findSlice(c: Ctx, mid: string, sid: string): SliceEntry | undefined {
+  return findMilestone(c, mid)?.slices.find((s) => s.id === sid);
+}
+function findTask(c: Ctx, mid: string, sid: string, tid: string): TaskEntry | undefined {
+  return findSlice(c, mid, sid)?.tasks.find((t) => t.id === tid);
+}
+
+export class ProjectNode extends PanelNode {
+  readonly id: string;
+  constructor(private readonly c: Ctx) {
+    super();
+    this.id = base(c.handle);
+  }
+  treeItem(): vscode.TreeItem {
+    const s = stateOf(this.c);
+    const item = new vscode.TreeItem(this.c.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('root-folder');
+    item.description = `${s.phase}${s.activeTask ? ` · ${s.activeTask.id}` : ''}`;
+    item.tooltip = md(`**${this.c.handle.project.root}**\n\nPhase \`${s.phase}\`. ${s.nextAction}`);
+    item.contextValue = 'gsd.project';
+    item.resourceUri = vscode.Uri.file(this.c.handle.project.gsdDir);
+    return item;
+  }
+  override children(): PanelNode[] {
+    return projectChildren(this.c, this);
+  }
+}
+
+/** A project's top level: the pending actions group (when there are any), then its milestones. */
+export function projectChildren(c: Ctx, parent?: PanelNode): PanelNode[] {
+  const s = stateOf(c);
+  const out: PanelNode[] = [];
+  if (s.pendingActions.length) out.push(c.nodes.node(`${base(c.handle)}#pending`, () => new PendingGroupNode(c), parent));
+  for (const m of s.milestones) out.push(c.nodes.node(`${base(c.handle)}/${m.id}`, () => new MilestoneNode(c, m.id), parent));
+  return out;
+}
+
+export class PendingGroupNode extends PanelNode {
+  readonly id: string;
+  constructor(private readonly c: Ctx) {
+    super();
+    this.id = `${base(c.handle)}#pending`;
+  }
+  treeItem(): vscode.TreeItem {
+    const n = stateOf(this.c).pendingActions.length;
+    const item = new vscode.TreeItem('Pending actions', vscode.TreeItemCollapsibleState.Expanded);
+    item.id = this.id;
+    item.description = String(n);
+    item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    item.tooltip = md('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.');
+    item.contextValue = 'gsd.pendingGroup';
+    return item;
+  }
+  override children(): PanelNode[] {
+    return stateOf(this.c).pendingActions.map((a, i) => this.c.nodes.node(pendingId(this.c, a, i, 'all'), () => new PendingActionNode(a, pendingId(this.c, a, i, 'all'), true), this).update(a));
+  }
+}
+
+function pendingId(c: Ctx, a: PendingAction, i: number, where: string): string {
+  return `${base(c.handle)}/${a.milestoneId}/${a.sliceId}/${a.taskId}#${where}-${a.source}-${i}-${a.line}`;
+}
+
+export class PendingActionNode extends PanelNode {
+  constructor(
+    private action: PendingAction,
+    readonly id: string,
+    private readonly showTask: boolean,
+  ) {
+    super();
+  }
+  /** The node object is kept across refreshes; its action text may have changed. */
+  update(action: PendingAction): this {
+    this.action = action;
+    return this;
+  }
+  treeItem(): vscode.TreeItem {
+    const a = this.action;
+    const item = new vscode.TreeItem(a.text, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : `from ${a.source}`;
+    item.tooltip = md(`**Pending action** of ${a.taskId} (${a.source === 'summary' ? 'task summary' : a.source})\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
+    item.command = openAt(a.file, a.line);
+    item.contextValue = 'gsd.pendingAction';
+    item.resourceUri = vscode.Uri.file(a.file);
+    return item;
+  }
+}
+
+export class MilestoneNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly c: Ctx,
+    private readonly mid: string,
+  ) {
+    super();
+    this.id = `${base(c.handle)}/${mid}`;
+  }
+  treeItem(): vscode.TreeItem {
+    const m = findMilestone(this.c, this.mid);
+    const item = new vscode.TreeItem(`${this.mid}: ${m?.title ?? ''}`, m?.slices.length ? (m.status === 'active' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    if (!m) return item;
+    item.iconPath = icon(m.status);
+    item.description = m.slices.length ? `${m.progress.done}/${m.progress.total} slices` : m.status;
+    item.tooltip = md(`**${m.id}: ${m.title}**\n\nStatus: ${m.status}${m.dependsOn.length ? `\n\nDepends on ${m.dependsOn.join(', ')}` : ''}`);
+    item.contextValue = `gsd.milestone.${m.status}`;
+    if (m.roadmapFile) {
+      item.command = openAt(m.roadmapFile);
+      item.resourceUri = vscode.Uri.file(m.roadmapFile);
+    }
+    return item;
+  }
+  override children(): PanelNode[] {
+    return (findMilestone(this.c, this.mid)?.slices ?? []).map((s) => this.c.nodes.node(`${this.id}/${s.id}`, () => new SliceNode(this.c, this.mid, s.id), this));
+  }
+}
+
+export class SliceNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly c: Ctx,
+    private readonly mid: string,
+    private readonly sid: string,
+  ) {
+    super();
+    this.id = `${base(c.handle)}/${mid}/${sid}`;
+  }
+  treeItem(): vscode.TreeItem {
+    const s = findSlice(this.c, this.mid, this.sid);
+    const collapsible = s?.tasks.length
+      ? s.status === 'active' || s.status === 'replanning'
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(`${this.sid}: ${s?.title ?? ''}`, collapsible);
+    item.id = this.id;
+    if (!s) return item;
+    item.iconPath = icon(s.status);
+    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${s.risk} risk` : ''}` : s.done ? '' : 'not planned';
+    item.tooltip = md(`**${s.id}: ${s.title}**\n\nStatus: ${s.status}${s.demo ? `\n\nAfter this: ${s.demo}` : ''}${s.depends.length ? `\n\nDepends on ${s.depends.join(', ')}` : ''}`);
+    item.contextValue = `gsd.slice.${s.status}`;
+    if (s.planFile) {
+      item.command = openAt(s.planFile);
+      item.resourceUri = vscode.Uri.file(s.planFile);
+    }
+    return item;
+  }
+  override children(): PanelNode[] {
+    return (findSlice(this.c, this.mid, this.sid)?.tasks ?? []).map((t) => this.c.nodes.node(`${this.id}/${t.id}`, () => new TaskNode(this.c, this.mid, this.sid, t.id), this));
+  }
+}
+
+export class TaskNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly c: Ctx,
+    readonly mid: string,
+    readonly sid: string,
+    readonly tid: string,
+  ) {
+    super();
+    this.id = `${base(c.handle)}/${mid}/${sid}/${tid}`;
+  }
+  task(): TaskEntry | undefined {
+    return findTask(this.c, this.mid, this.sid, this.tid);
+  }
+  treeItem(): vscode.TreeItem {
+    const t = this.task();
+    const review = taskState(t?.extensions[REVIEW_LOOP]);
+    const hasChildren = !!t && (t.reviews.length > 0 || t.pendingActions.length > 0 || !!review.activeReview);
+    const item = new vscode.TreeItem(`${this.tid}: ${t?.title ?? ''}`, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    if (!t) return item;
+    const active = stateOf(this.c).activeTask?.id === t.id && stateOf(this.c).activeSlice?.id === this.sid;
+    item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : icon(t.status);
+    const bits = [t.estimate];
+    if (review.activeReview) bits.push(`review cycle ${review.activeReview.cycle}: ${review.activeReview.status === 'fixing' ? 'fixing' : 'in review'}`);
+    else if (review.outcome) bits.push(review.outcome.passed ? `passed in ${review.outcome.cycles}` : `failed after ${review.outcome.cycles}`);
+    if (t.pendingActions.length) bits.push(`${t.pendingActions.length} pending`);
+    if (active) bits.push('next');
+    item.description = bits.filter(Boolean).join(' · ');
+    item.tooltip = md(
+      `**${t.id}: ${t.title}**\n\nStatus: ${t.status}${t.verificationResult ? ` · verification ${t.verificationResult}` : ''}` +
+        `${t.completedAt ? `\n\nCompleted ${t.completedAt}` : ''}${t.files.length ? `\n\nFiles: ${t.files.map((f) => `\`${f}\``).join(', ')}` : ''}`,
+    );
+    item.contextValue = `gsd.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
+    const file = t.summaryFile ?? t.planFile;
+    if (file) {
+      item.command = openAt(file);
+      item.resourceUri = vscode.Uri.file(file);
+    }
+    return item;
+  }
+  override children(): PanelNode[] {
+    const t = this.task();
+    if (!t) return [];
+    const out: PanelNode[] = t.reviews.map((r) => this.c.nodes.node(`${this.id}#cycle-${r.cycle}`, () => new ReviewCycleNode(this, r.cycle), this));
+    const review = taskState(t.extensions[REVIEW_LOOP]);
+    if (review.activeReview && !t.reviews.some((r) => r.cycle === review.activeReview!.cycle)) {
+      out.push(this.c.nodes.node(`${this.id}#active-review`, () => new ActiveReviewNode(this), this));
+    }
+    t.pendingActions.forEach((a, i) => out.push(this.c.nodes.node(pendingId(this.c, a, i, 'task'), () => new PendingActionNode(a, pendingId(this.c, a, i, 'task'), false), this).update(a)));
+    return out;
+  }
+}
+
+export class ReviewCycleNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    readonly task: TaskNode,
+    readonly cycle: number,
+  ) {
+    super();
+    this.id = `${task.id}#cycle-${cycle}`;
+  }
+  review(): ReviewCycle | undefined {
+    return this.task.task()?.reviews.find((r) => r.cycle === this.cycle);
+  }
+  previous(): ReviewCycle | undefined {
+    const reviews = this.task.task()?.reviews ?? [];
+    return [...reviews].reverse().find((r) => r.cycle < this.cycle);
+  }
+  treeItem(): vscode.TreeItem {
+    const r = this.review();
+    const item = new vscode.TreeItem(`Review cycle ${this.cycle}`, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    if (!r) return item;
+    item.iconPath = r.passed ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    item.description = `${r.passed ? 'passed' : r.verdict === 'approved' ? 'approved with open issues' : 'changes requested'} · ${r.openIssues.length} open · ${r.resolvedIssues.length} resolved`;
+    const issues = r.openIssues.map((i) => `- ${i.severity ? `**${i.severity}** ` : ''}${i.location ? `\`${i.location}\` ` : ''}${i.text}`).join('\n');
+    item.tooltip = md(`**${this.task.tid} review, cycle ${r.cycle}**: ${r.verdict ?? 'no verdict'}\n\n${issues || 'No open issues.'}\n\n${path.basename(r.file)}`);
+    item.command = openAt(r.file);
+    item.resourceUri = vscode.Uri.file(r.file);
+    item.contextValue = `gsd.reviewCycle${this.previous() ? '.hasPrevious' : ''}`;
+    return item;
+  }
+}
+
+export class ActiveReviewNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly task: TaskNode,
+  ) {
+    super();
+    this.id = `${task.id}#active-review`;
+  }
+  treeItem(): vscode.TreeItem {
+    const a = taskState(this.task.task()?.extensions[REVIEW_LOOP]).activeReview;
+    const item = new vscode.TreeItem(a ? `Review cycle ${a.cycle}` : 'Review', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('sync', new vscode.ThemeColor('charts.orange'));
+    item.description = a ? (a.status === 'fixing' ? 'fixing the open issues' : 'waiting for the review') : '';
+    item.contextValue = 'gsd.activeReview';
+    return item;
+  }
+}

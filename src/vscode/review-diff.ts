@@ -1,0 +1,49 @@
+// Cycle diffs: each review cycle as a read-only virtual document (`gsd-review:` scheme), so
+// "Compare with previous cycle" opens vscode.diff between two snapshots nobody can edit by accident.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ReviewCycle } from '../core/types';
+
+export const REVIEW_SCHEME = 'gsd-review';
+
+export function reviewUri(taskId: string, review: Pick<ReviewCycle, 'cycle' | 'file'>): vscode.Uri {
+  // The path names the cycle (it is the tab title); the query carries the snapshot's real path.
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${taskId} review cycle ${review.cycle}.md`, query: new URLSearchParams({ file: review.file }).toString() });
+}
+
+export class ReviewContentProvider implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly allowedRoots: () => string[]) {}
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const file = new URLSearchParams(uri.query).get('file') ?? '';
+    const real = path.resolve(file);
+    // Only review files inside a known `.gsd` folder are served.
+    if (!real.endsWith('.md') || !this.allowedRoots().some((root) => real.startsWith(root + path.sep))) {
+      return `This review is not inside a GSD project of this workspace (${file}).`;
+    }
+    try {
+      return fs.readFileSync(real, 'utf8');
+    } catch {
+      return `The review file ${path.basename(real)} no longer exists.`;
+    }
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Opens the diff of one cycle against the cycle before it. */
+export async function compareCycles(taskId: string, previous: ReviewCycle, current: ReviewCycle): Promise<void> {
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    reviewUri(taskId, previous),
+    reviewUri(taskId, current),
+    `${taskId} review: cycle ${previous.cycle} ↔ cycle ${current.cycle}`,
+    { preview: false },
+  );
+}

@@ -1,0 +1,157 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GsdExtensionApi } from '../../../src/extension';
+import type { PanelNode } from '../../../src/vscode/panel-nodes';
+import type { PanelRefresh } from '../../../src/vscode/review-panel';
+import { activateExtension, labelOf } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+
+const M2 = 'M002-k7q2xz';
+
+describe('review panel', () => {
+  let api: GsdExtensionApi;
+  let gsd: string;
+  let tasks: string;
+  const item = (n: PanelNode) => api.panel.getTreeItem(n);
+  const child = (n: PanelNode, label: RegExp) => {
+    const found = api.panel.getChildren(n).find((c) => label.test(labelOf(item(c))));
+    assert.ok(found, `no child matching ${label} under ${labelOf(item(n))}: ${api.panel.getChildren(n).map((c) => labelOf(item(c))).join(', ')}`);
+    return found;
+  };
+  const root = (label: RegExp) => {
+    const found = api.panel.getChildren().find((c) => label.test(labelOf(item(c))));
+    assert.ok(found, `no root item matching ${label}`);
+    return found;
+  };
+  const s02 = () => child(root(/^M002/), /^S02/);
+  const task = (id: string) => child(s02(), new RegExp(`^${id}:`));
+  /** Resolves with the next refresh of the panel, and how long after `since` it came. */
+  const nextRefresh = (since: number) =>
+    new Promise<PanelRefresh & { ms: number }>((resolve) => {
+      const sub = api.panel.onDidRefresh((r) => {
+        sub.dispose();
+        resolve({ ...r, ms: r.at - since });
+      });
+    });
+
+  before(async () => {
+    api = await activateExtension();
+    gsd = api.workspace.list()[0].project.gsdDir;
+    tasks = path.join(gsd, 'milestones', M2, 'slices', 'S02', 'tasks');
+  });
+
+  it('shows milestones, slices and tasks with status icons, progress and stable ids', () => {
+    const m2 = item(root(/^M002/));
+    assert.equal((m2.iconPath as vscode.ThemeIcon).id, 'play-circle');
+    assert.equal(m2.description, '1/3 slices');
+    assert.equal(m2.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+    assert.equal(m2.id, `gsd:${gsd}/${M2}`);
+    assert.equal((item(root(/^M001/)).iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    assert.equal(item(root(/^M003/)).contextValue, 'gsd.milestone.pending');
+    const slices = api.panel.getChildren(root(/^M002/)).map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
+    assert.deepEqual(slices, [
+      ['S01: Rule engine', '2/2 · high risk', 'gsd.slice.done'],
+      ['S02: Rule editor commands', '2/3 · medium risk', 'gsd.slice.active'],
+      ['S03: Category report', 'not planned', 'gsd.slice.blocked'],
+    ]);
+    const t03 = item(task('T03'));
+    assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
+    assert.equal(t03.description, '30m · next');
+    // The same node object and id on every call: expansion and selection survive refreshes.
+    assert.equal(task('T03'), task('T03'));
+  });
+
+  it('lists a task\'s review cycles with open and resolved counts, and its pending actions', () => {
+    const t01 = api.panel.getChildren(task('T01')).map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
+    assert.deepEqual(t01, [
+      ['Review cycle 1', 'changes requested · 3 open · 0 resolved', 'gsd.reviewCycle'],
+      ['Review cycle 2', 'changes requested · 1 open · 2 resolved', 'gsd.reviewCycle.hasPrevious'],
+      ['Review cycle 3', 'passed · 0 open · 3 resolved', 'gsd.reviewCycle.hasPrevious'],
+    ]);
+    assert.equal(item(task('T01')).description, '45m · passed in 3');
+    const t02 = api.panel.getChildren(task('T02')).map((n) => [labelOf(item(n)), item(n).description]);
+    assert.deepEqual(t02, [
+      ['Review cycle 1', 'changes requested · 2 open · 0 resolved'],
+      ['Review cycle 2', 'fixing the open issues'],
+      ['Keep CRLF line endings of rules.yaml when writing (test is pending)', ''],
+      ['Refuse `rule add` when the same pattern already exists with another category', ''],
+    ]);
+    const pendingOpen = item(api.panel.getChildren(task('T02'))[2]).command!;
+    assert.equal(pendingOpen.command, 'vscode.open');
+    assert.equal((pendingOpen.arguments![1] as vscode.TextDocumentShowOptions).selection!.start.line + 1, 44);
+    const group = root(/^Pending actions/);
+    assert.equal(item(group).description, '2');
+    assert.deepEqual(api.panel.getChildren(group).map((n) => item(n).description), [`${M2}/S02/T02`, `${M2}/S02/T02`]);
+  });
+
+  it('shows three review cycles and the pending actions group in the real workbench', async function () {
+    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await api.treeView.reveal(task('T01'), { expand: true, select: true, focus: true });
+    await api.treeView.reveal(child(task('T02'), /^Review cycle 2/), { expand: true, select: false });
+    const view = await captureWorkbench('panel-review-cycles', ['Pending actions', 'Review cycle 3', 'fixing the open issues']);
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true, true, true], JSON.stringify(view.seen));
+  });
+
+  it('opens the diff of a cycle against the one before, as read-only documents', async function () {
+    const cycle2 = child(task('T01'), /^Review cycle 2/);
+    await vscode.commands.executeCommand('gsd.compareWithPreviousCycle', cycle2);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the active tab is not a diff');
+    assert.equal(tab.label, 'T01 review: cycle 1 ↔ cycle 2');
+    const diff = tab.input as vscode.TabInputTextDiff;
+    assert.equal(diff.original.scheme, 'gsd-review');
+    const left = await vscode.workspace.openTextDocument(diff.original);
+    const right = await vscode.workspace.openTextDocument(diff.modified);
+    assert.match(left.getText(), /cycle: 1/);
+    assert.match(right.getText(), /cycle: 2/);
+    const view = await captureWorkbench('cycle-diff', ['T01 review: cycle 1 ↔ cycle 2']);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true]);
+  });
+
+  it('reflects a new review file on disk within a second, refreshing only that slice', async () => {
+    const t = Date.now();
+    const refreshed = nextRefresh(t);
+    fs.writeFileSync(path.join(tasks, 'T02-CODE-REVIEW.md'), `---\ntask: T02\ncycle: 2\nverdict: approved\n---\n# Code review: T02 (cycle 2)\n\n## Issues\n\n- [x] **major** fsync before rename\n- [x] **minor** exit 1 when nothing matched\n`);
+    const r = await refreshed;
+    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    assert.equal(r.full, false);
+    assert.ok(r.ids.includes(`gsd:${gsd}/${M2}/S02`), r.ids.join(', '));
+    assert.ok(!r.ids.some((id) => id.includes('/M001')), 'an unchanged milestone was refreshed');
+    const t02 = api.panel.getChildren(task('T02')).map((n) => labelOf(item(n)));
+    assert.deepEqual(t02.slice(0, 2), ['Review cycle 1', 'Review cycle 2']);
+    assert.equal(item(child(task('T02'), /^Review cycle 2/)).description, 'passed · 0 open · 2 resolved');
+  });
+
+  it('reflects a ticked checkbox and a new summary with pending actions', async () => {
+    const plan = path.join(path.dirname(tasks), 'S02-PLAN.md');
+    let refreshed = nextRefresh(Date.now());
+    fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('- [ ] **T03:', '- [x] **T03:'));
+    let r = await refreshed;
+    assert.ok(r.ms < 1000);
+    assert.equal(item(task('T03')).contextValue, 'gsd.task.done');
+    assert.equal(item(s02()).description, '3/3 · medium risk');
+
+    refreshed = nextRefresh(Date.now());
+    fs.writeFileSync(path.join(tasks, 'T03-SUMMARY.md'), `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T10:00:00Z\nblocker_discovered: false\n---\n\n# T03: rule list with match counts\n\n**Lists rules with match counts.**\n\n## Known Issues\n\nPending actions:\n- Sort rules with zero matches last\n`);
+    r = await refreshed;
+    assert.ok(r.ms < 1000);
+    assert.equal(item(root(/^Pending actions/)).description, '3');
+    assert.deepEqual(api.panel.getChildren(task('T03')).map((n) => labelOf(item(n))), ['Sort rules with zero matches last']);
+  });
+
+  it('puts a broken file in the Problems panel and still shows the rest of the tree', async () => {
+    const broken = path.join(tasks, 'T01-SUMMARY.md');
+    const refreshed = nextRefresh(Date.now());
+    fs.writeFileSync(broken, '---\nid: T01\ncompleted_at: [2026-10-20\n---\n# T01\n');
+    await refreshed;
+    const problems = vscode.languages.getDiagnostics(vscode.Uri.file(broken));
+    assert.ok(problems.some((d) => /not valid YAML/.test(d.message) && d.source === 'GSD'), JSON.stringify(problems.map((d) => d.message)));
+    assert.deepEqual(api.panel.getChildren().map((n) => labelOf(item(n))).slice(1), ['M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
+    assert.equal(api.panel.getChildren(s02()).length, 3);
+  });
+});
