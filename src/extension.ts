@@ -1,8 +1,13 @@
-// Composition root: builds the workspace model, the review panel, the problems, the status bar and
-// the commands, and wires their updates together. Nothing else lives here.
+// Composition root: builds the workspace model and the views, commands and signals over it, and
+// wires their updates together. Nothing else lives here.
 import * as vscode from 'vscode';
-import { GsdWorkspace } from './vscode/gsd-workspace';
-import { registerNextUnitCommand } from './vscode/next-unit-command';
+import { readHookConfig } from './core/hook-config';
+import { maxCycles } from './core/hooks/review-loop/review-loop';
+import { registerCodeLensCommands } from './vscode/codelens-commands';
+import { CompletionSignals } from './vscode/completion-signals';
+import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
+import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
+import { registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
 import { registerPanelCommands } from './vscode/panel-commands';
 import type { PanelNode } from './vscode/panel-nodes';
 import { GsdProblems } from './vscode/problems';
@@ -17,6 +22,8 @@ export interface GsdExtensionApi {
   problems: GsdProblems;
   statusBar: GsdStatusBar;
   treeView: vscode.TreeView<PanelNode>;
+  codeLens: GsdCodeLensProvider;
+  completer: UnitCompleter;
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
@@ -27,9 +34,18 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const problems = new GsdProblems();
   const statusBar = new GsdStatusBar(workspace, log);
   const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
+  // PREFERENCES.md wins; the setting is the default for projects that do not say.
+  const reviewMaxCycles = (handle: ProjectHandle) => {
+    const hook = readHookConfig(handle.index.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
+    return maxCycles({ max_cycles: config().get<number>('review.maxCycles', 5), ...(hook?.options ?? {}) });
+  };
+  const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
+  const completer = new UnitCompleter(log);
+  const signals = new CompletionSignals(workspace, completer, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
     void statusBar.update();
+    codeLens.refresh();
   };
   context.subscriptions.push(
     log,
@@ -38,20 +54,25 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     problems,
     statusBar,
     treeView,
+    codeLens,
+    vscode.languages.registerCodeLensProvider(GSD_FILES, codeLens),
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir))),
+    vscode.workspace.onDidGrantWorkspaceTrust(showState),
     workspace.onDidChangeProjects(showState),
-    workspace.onDidChangeState(({ paths }) => {
-      log.debug(`changed: ${paths.join(', ')}`);
+    workspace.onDidChangeState((change) => {
+      log.debug(`changed: ${change.paths.join(', ')}`);
       showState();
+      void signals.onStateChange(change);
     }),
-    registerNextUnitCommand(workspace, log),
+    ...registerDispatchCommands(workspace, completer, log),
     ...registerPanelCommands(),
+    ...registerCodeLensCommands(workspace, panel, treeView, log),
     vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),
     vscode.commands.registerCommand('gsd.showLog', () => log.show()),
   );
   showState();
-  log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}`);
-  return { workspace, panel, problems, statusBar, treeView };
+  log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer };
 }
 
 export function deactivate(): void {}

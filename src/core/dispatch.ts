@@ -215,6 +215,36 @@ export async function dispatchNextUnit(options: DispatchOptions): Promise<Dispat
   return { ...outcome, written: [...commit.files, dispatchLogFile(p.gsdDir)], applied: true };
 }
 
+/**
+ * Records a unit chosen by the user rather than by the chain (e.g. "Replan slice" on a Known Issues
+ * CodeLens), so `complete` and afterDispatch treat it like any dispatched unit. No hook state is
+ * written; `source` says who chose it.
+ */
+export async function dispatchUnit(options: DispatchOptions, unit: DispatchDecision): Promise<DispatchOutcome> {
+  const p = await prepare(options);
+  const { log, text, diagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
+  writeDispatchLog(p.store, p.gsdDir, withDispatch(log, record), text);
+  return {
+    decision: unit,
+    phase: p.state.phase,
+    blocker: null,
+    nextAction: p.state.nextAction,
+    hooks: { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: [], ignoredDecisions: [] },
+    written: [dispatchLogFile(p.gsdDir)],
+    applied: true,
+    diagnostics: [...p.diagnostics, ...diagnostics],
+  };
+}
+
+/** The unit recorded as dispatched and not yet completed, if any. */
+export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore()): DispatchRecord | null {
+  const project = locateProject(root);
+  if (!project) return null;
+  const { log } = readDispatchLog(store, project.gsdDir);
+  return log.current && !log.current.completedAt ? log.current : null;
+}
+
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
 export async function afterDispatch(options: DispatchOptions): Promise<AfterDispatchOutcome> {
   const p = await prepare(options);

@@ -66,6 +66,26 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     return node.parent;
   }
 
+  /** The node of a unit (creating the nodes on the way), for TreeView.reveal. */
+  unitNode(handle: ProjectHandle, milestoneId: string, sliceId?: string, taskId?: string): PanelNode | undefined {
+    const base = `gsd:${handle.project.gsdDir}`;
+    const path = [`${base}/${milestoneId}`];
+    if (sliceId) path.push(`${path[0]}/${sliceId}`);
+    if (sliceId && taskId) path.push(`${path[1]}/${taskId}`);
+    let level = this.getChildren();
+    if (this.workspace.list().length > 1) {
+      const project = level.find((n) => n.id === base);
+      level = project ? this.getChildren(project) : [];
+    }
+    let found: PanelNode | undefined;
+    for (const id of path) {
+      found = level.find((n) => n.id === id);
+      if (!found) return undefined;
+      level = this.getChildren(found);
+    }
+    return found;
+  }
+
   private refreshAll(): void {
     this.cache.clear();
     this.changed.fire(undefined);

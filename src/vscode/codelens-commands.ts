@@ -1,0 +1,71 @@
+// What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { parseCodeReview } from '../core/code-review';
+import { replanDecision } from '../core/default-dispatch';
+import type { GsdWorkspace } from './gsd-workspace';
+import { unitOfFile } from './known-issues-codelens';
+import { runChosenUnit } from './next-unit-command';
+import type { PanelNode } from './panel-nodes';
+import { compareCycles } from './review-diff';
+import type { ReviewPanelProvider } from './review-panel';
+
+export function registerCodeLensCommands(
+  workspace: GsdWorkspace,
+  panel: ReviewPanelProvider,
+  treeView: vscode.TreeView<PanelNode>,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable[] {
+  const unitOrWarn = (uri: vscode.Uri | undefined) => {
+    const unit = uri ? unitOfFile(workspace, uri.fsPath) : null;
+    if (!unit) void vscode.window.showWarningMessage('GSD: this file is not a task summary or review of a GSD project in this workspace.');
+    return unit;
+  };
+  return [
+    vscode.commands.registerCommand('gsd.replanSlice', async (uri?: vscode.Uri) => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('GSD: dispatching a replan is refused in an untrusted workspace.');
+        return undefined;
+      }
+      const unit = unitOrWarn(uri);
+      if (!unit) return undefined;
+      const state = workspace.state(unit.handle);
+      const milestone = state.milestones.find((m) => m.id === unit.milestoneId);
+      const slice = milestone?.slices.find((s) => s.id === unit.sliceId);
+      const task = slice?.tasks.find((t) => t.id === unit.taskId);
+      if (!milestone || !slice) {
+        void vscode.window.showWarningMessage(`GSD: ${unit.milestoneId}/${unit.sliceId} is not in the project's roadmap.`);
+        return undefined;
+      }
+      const actions = (task?.pendingActions ?? []).map((a) => `- ${a.text}`).join('\n');
+      const reason = `Requested from ${unit.taskId}'s Known Issues.${actions ? ` Its pending actions:\n${actions}` : ''}`;
+      return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason), source: 'user' });
+    }),
+    vscode.commands.registerCommand('gsd.showInPanel', async (uri?: vscode.Uri) => {
+      const unit = unitOrWarn(uri);
+      if (!unit) return;
+      const node = panel.unitNode(unit.handle, unit.milestoneId, unit.sliceId, unit.taskId);
+      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      if (node) await treeView.reveal(node, { select: true, focus: true, expand: true });
+    }),
+    vscode.commands.registerCommand('gsd.compareReviewFile', async (uri?: vscode.Uri) => {
+      const unit = unitOrWarn(uri);
+      if (!unit || !uri) return;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const cycle = parseCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
+      const task = workspace
+        .state(unit.handle)
+        .milestones.find((m) => m.id === unit.milestoneId)
+        ?.slices.find((s) => s.id === unit.sliceId)
+        ?.tasks.find((t) => t.id === unit.taskId);
+      const reviews = task?.reviews ?? [];
+      const current = reviews.find((r) => r.cycle === cycle);
+      const previous = [...reviews].reverse().find((r) => cycle !== null && r.cycle < cycle);
+      if (!current || !previous) {
+        void vscode.window.showInformationMessage(`GSD: no earlier review cycle of ${unit.taskId} to compare with.`);
+        return;
+      }
+      await compareCycles(unit.taskId, previous, current);
+    }),
+  ];
+}

@@ -1,0 +1,110 @@
+// CodeLens on GSD files, computed from the editor's text (so it follows typing, no save needed):
+// a task SUMMARY's `## Known Issues` heading gets "N pending actions", "Replan slice" and "Show in
+// review panel"; a CODE-REVIEW.md gets "Cycle N of max · K open issues" and "Compare with previous
+// cycle". The document selector keeps the provider from running on any other file.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseCodeReview } from '../core/code-review';
+import { parseFrontmatter } from '../core/frontmatter';
+import { classifyGsdPath, milestoneIdFromDir } from '../core/gsd-layout';
+import { sectionNamed } from '../core/markdown-sections';
+import { parseTaskSummary } from '../core/task-summary';
+import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+
+export const GSD_FILES: vscode.DocumentSelector = [
+  { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },
+  { scheme: 'file', pattern: '**/tasks/*-CODE-REVIEW*.md' },
+];
+
+export interface UnitOfFile {
+  handle: ProjectHandle;
+  kind: 'task-summary' | 'code-review';
+  milestoneId: string;
+  sliceId: string;
+  taskId: string;
+}
+
+/** The project and task a file belongs to, when it is a task summary or review inside a `.gsd`. */
+export function unitOfFile(workspace: GsdWorkspace, file: string): UnitOfFile | null {
+  for (const handle of workspace.list()) {
+    for (const base of [handle.project.gsdDir, handle.project.gsdLink]) {
+      const rel = path.relative(base, file);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      const ref = classifyGsdPath(rel);
+      if ((ref.kind !== 'task-summary' && ref.kind !== 'code-review') || !ref.milestoneDir || !ref.sliceDir || !ref.taskId) return null;
+      const milestoneId = milestoneIdFromDir(ref.milestoneDir);
+      const sliceId = /^S\d+/i.exec(ref.sliceDir)?.[0]?.toUpperCase();
+      if (!milestoneId || !sliceId) return null;
+      return { handle, kind: ref.kind, milestoneId, sliceId, taskId: ref.taskId };
+    }
+  }
+  return null;
+}
+
+export class GsdCodeLensProvider implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  constructor(
+    private readonly workspace: GsdWorkspace,
+    private readonly maxCycles: (handle: ProjectHandle) => number,
+  ) {}
+
+  /** Project state changed (a new cycle, a trust change): lenses that depend on it are recomputed. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const unit = unitOfFile(this.workspace, document.uri.fsPath);
+    if (!unit) return [];
+    const text = document.getText();
+    return unit.kind === 'task-summary' ? this.summaryLenses(document, unit, text) : this.reviewLenses(document, unit, text);
+  }
+
+  private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+    const fm = parseFrontmatter(text, document.uri.fsPath);
+    const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
+    if (!section) return [];
+    const actions = parseTaskSummary(text, document.uri.fsPath).pendingActions;
+    const range = new vscode.Range(section.line - 1, 0, section.line - 1, 0);
+    const args = [document.uri];
+    const lenses = [
+      new vscode.CodeLens(range, {
+        title: `$(checklist) ${actions.length} pending action${actions.length === 1 ? '' : 's'}`,
+        command: '',
+        tooltip: actions.map((a) => `• ${a.text}`).join('\n') || 'No "Pending actions:" list under Known Issues',
+      }),
+    ];
+    // Dispatching writes and runs things: not offered in an untrusted workspace.
+    if (vscode.workspace.isTrusted) {
+      lenses.push(new vscode.CodeLens(range, { title: 'Replan slice', command: 'gsd.replanSlice', arguments: args, tooltip: `Dispatch replan-slice for ${unit.milestoneId}/${unit.sliceId} because of ${unit.taskId}'s pending actions` }));
+    }
+    lenses.push(new vscode.CodeLens(range, { title: 'Show in review panel', command: 'gsd.showInPanel', arguments: args }));
+    return lenses;
+  }
+
+  private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+    const review = parseCodeReview(text, document.uri.fsPath);
+    const lines = text.split(/\r?\n/);
+    const headingLine = Math.max(0, lines.findIndex((l) => /^#\s/.test(l)));
+    const range = new vscode.Range(headingLine, 0, headingLine, 0);
+    const max = this.maxCycles(unit.handle);
+    const cycle = review.cycle ?? '?';
+    const open = review.openIssues.length;
+    const lenses = [
+      new vscode.CodeLens(range, {
+        title: `Cycle ${cycle} of ${max} · ${open} open issue${open === 1 ? '' : 's'}${review.verdict ? ` · ${review.verdict}` : ''}`,
+        command: '',
+      }),
+    ];
+    if (typeof review.cycle === 'number' && review.cycle > 1) {
+      lenses.push(new vscode.CodeLens(range, { title: 'Compare with previous cycle', command: 'gsd.compareReviewFile', arguments: [document.uri] }));
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

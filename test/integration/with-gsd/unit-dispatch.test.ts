@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GsdExtensionApi } from '../../../src/extension';
+import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
+import { activateExtension, EXTENSION_ID } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+
+const M2 = 'M002-k7q2xz';
+
+describe('GSD: Next Unit, completion and CodeLens', () => {
+  let api: GsdExtensionApi;
+  let root: string;
+  let tasks: string;
+  const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
+  const cliNext = () => {
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    return JSON.parse(execFileSync(process.execPath, [cli, 'next', '--json', '--root', root], { encoding: 'utf8' }));
+  };
+  const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const t02Review = () => (api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks[1].extensions['review-loop'] ?? {}) as Record<string, any>;
+
+  before(async () => {
+    api = await activateExtension();
+    root = api.workspace.list()[0].project.root;
+    tasks = path.join(api.workspace.list()[0].project.gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks');
+  });
+
+  after(async () => {
+    await config().update('dispatch.target', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('dispatch.terminalCommand', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('is in the command palette as "GSD: Next Unit"', async function () {
+    await vscode.commands.executeCommand('workbench.action.quickOpen', '>GSD: Next Unit');
+    const view = await captureWorkbench('command-palette', ['GSD: Next Unit']);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true]);
+  });
+
+  it('dispatches the unit the CLI names, to a new editor whose text is the prompt', async function () {
+    await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
+    const expected = cliNext();
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const d = result.outcome!.decision!;
+    assert.deepEqual([d.unitType, d.unitId, d.source], [expected.unitType, expected.unitId, expected.source]);
+    assert.equal(result.target!.target, 'editor');
+    assert.equal(result.target!.document!.getText(), expected.prompt);
+    assert.equal(result.outcome!.applied, true);
+    const view = await captureWorkbench('dispatch-result', ['Fix the issues the reviewer found in task T02']);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (view) assert.deepEqual(Object.values(view.seen), [true]);
+  });
+
+  it('dispatches to a terminal: the configured command runs with the prompt file', async () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-terminal-')), 'received.md');
+    await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Workspace);
+    await config().update('dispatch.terminalCommand', `cat {promptFile} > '${out}'`, vscode.ConfigurationTarget.Workspace);
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const promptFile = result.target!.promptFile!;
+    assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'runtime')), promptFile);
+    await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
+    assert.equal(fs.readFileSync(out, 'utf8'), result.outcome!.decision!.prompt);
+    result.target!.terminal!.dispose();
+    await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('completes a fix with GSD: Complete Unit, and a review as soon as its file is written', async () => {
+    await vscode.commands.executeCommand('gsd.completeUnit');
+    await waitFor('the fix to be recorded', () => t02Review().activeReview?.status === 'pending_review');
+    const review = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    assert.deepEqual([review.outcome!.decision!.unitType, review.outcome!.decision!.data?.cycle], ['review-task', 2]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The reviewer writes the review for cycle 2: that alone completes the unit (no command).
+    fs.writeFileSync(path.join(tasks, 'T02-CODE-REVIEW.md'), `---\ntask: T02\ncycle: 2\nverdict: approved\n---\n# Code review: T02 (cycle 2)\n\n## Issues\n\n- [x] **major** \`src/rules-file.ts:57\` fsync before rename\n- [x] **minor** \`src/commands/rule.ts:22\` exit 1 when nothing matched\n\n## Notes\n\nBoth fixed.\n`);
+    await waitFor('the review to complete the unit', () => t02Review().outcome?.passed === true);
+    assert.equal(t02Review().outcome.cycles, 2);
+    assert.ok(fs.existsSync(path.join(tasks, 'T02-CODE-REVIEW-C2.md')));
+  });
+
+  it('puts Known Issues CodeLens on a summary, following unsaved edits', async function () {
+    const summary = path.join(tasks, 'T03-SUMMARY.md');
+    fs.writeFileSync(summary, `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T11:00:00Z\n---\n\n# T03: rule list with match counts\n\n**Lists rules.**\n\n## Known Issues\n\nCounts are per import.\n\nPending actions:\n- Sort rules with zero matches last\n- Show the rule's file line\n- Page long lists\n`);
+    const doc = await vscode.workspace.openTextDocument(summary);
+    await vscode.window.showTextDocument(doc);
+    const titles = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? []).map((l) => l.command?.title);
+    assert.deepEqual(await titles(), ['$(checklist) 3 pending actions', 'Replan slice', 'Show in review panel']);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    assert.equal(lenses[0].range.start.line + 1, doc.getText().split('\n').indexOf('## Known Issues') + 1);
+    const view = await captureWorkbench('summary-codelens', ['3 pending actions', 'Replan slice', 'Show in review panel']);
+    if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), '- Explain unmatched transactions\n');
+    await vscode.workspace.applyEdit(edit);
+    assert.ok(doc.isDirty);
+    assert.equal((await titles())[0], '$(checklist) 4 pending actions');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('puts cycle CodeLens on a review file and none on a plain markdown file', async () => {
+    const review = (await vscode.workspace.openTextDocument(path.join(tasks, 'T01-CODE-REVIEW-C2.md'))).uri;
+    const titles = ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', review)) ?? []).map((l) => l.command?.title);
+    assert.deepEqual(titles, ['Cycle 2 of 5 · 1 open issue · changes-requested', 'Compare with previous cycle']);
+    const plain = (await vscode.workspace.openTextDocument(path.join(root, 'README.md'))).uri;
+    assert.deepEqual((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', plain)) ?? [], []);
+  });
+
+  it('Replan slice on the CodeLens dispatches replan-slice for that slice through the same path', async () => {
+    const summary = vscode.Uri.file(path.join(tasks, 'T03-SUMMARY.md'));
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.replanSlice', summary))!;
+    const d = result.outcome!.decision!;
+    assert.deepEqual([d.unitType, d.unitId, d.source, d.data?.triggerTaskId], ['replan-slice', `${M2}/S02`, 'user', 'T03']);
+    assert.match(result.target!.document!.getText(), /Sort rules with zero matches last/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
