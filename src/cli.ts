@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
+import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
@@ -11,6 +12,7 @@ commands:
   state [--full]      print the derived GSD state (--full reads every slice)
   next [--apply]      the next unit to run; --apply commits hook state and records the dispatch
   complete            process the recorded unit's result from its artifacts (afterDispatch)
+  hook [--event NAME] one agent-hook payload (VS Code or Claude Code) on stdin, its answer on stdout
 
 options:
   --root DIR          the project (any folder inside it); default: the current folder
@@ -30,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       full: { type: 'boolean', default: false },
       apply: { type: 'boolean', default: false },
       untrusted: { type: 'boolean', default: false },
+      event: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -37,6 +40,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !command) {
     process.stdout.write(USAGE);
     return command || values.help ? 0 : 2;
+  }
+  if (command === 'hook') {
+    // The payload's cwd is the project when --root is not given.
+    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}) });
   }
   const root = values.root ?? process.cwd();
   switch (command) {

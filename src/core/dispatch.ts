@@ -15,8 +15,7 @@ import {
   writeDispatchLog,
   type DispatchRecord,
 } from './dispatch-record';
-import { readHookConfig } from './hook-config';
-import { loadHooks, type BuiltinHook, type LoadedHooks } from './hook-loader';
+import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from './hook-loader';
 import { HookStateTransaction } from './hook-state';
 import { NodeGsdStore, type GsdStore } from './gsd-store';
 import { locateProject } from './locate-project';
@@ -108,8 +107,7 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
   const state = deriveState(project, freshPartSource(files), { lazy: true });
   const log = options.log ?? silentLog;
   const builtins = options.builtins ?? [];
-  const config = readHookConfig(files, project.gsdDir, builtins.map((b) => b.name));
-  const hooks = await loadHooks(config.hooks, {
+  const hooks = await loadConfiguredHooks(files, {
     gsdDir: project.gsdDir,
     builtins,
     trusted: options.trusted ?? false,
@@ -119,7 +117,7 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
   for (const reg of hooks.registry.ordered()) {
     state.extensions[reg.name] = reg.summarize ? reg.summarize(state as DeepReadonly<GSDState>) : collectUnitState(state, reg.name);
   }
-  const diagnostics = [...state.diagnostics, ...config.diagnostics.filter((d) => !state.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
+  const diagnostics = [...state.diagnostics, ...hooks.diagnostics.filter((d) => !state.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
   return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
 }
 

@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EnabledHook } from './hook-config';
+import { readHookConfig, type EnabledHook } from './hook-config';
+import type { ProjectFiles } from './project-files';
+import type { Diagnostic } from './types';
 import type { HooksProvider } from './hooks-provider';
 import { HookRegistry, type GSDMiddleware, type HookLog, type RegisterOptions } from './middleware';
 
@@ -129,4 +131,10 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
     }
   }
   return out;
+}
+
+/** Reads `gsd_hooks` from PREFERENCES.md and loads what it enables. */
+export async function loadConfiguredHooks(files: ProjectFiles, options: LoadOptions): Promise<LoadedHooks & { diagnostics: Diagnostic[] }> {
+  const config = readHookConfig(files, options.gsdDir, options.builtins.map((b) => b.name));
+  return { ...(await loadHooks(config.hooks, options)), diagnostics: config.diagnostics };
 }

@@ -1,5 +1,37 @@
 // Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
 // with its own input and output type (seed 001: no single global decision type).
+import type { AfterDispatchOutcome, DispatchOutcome } from './dispatch';
+import type { DispatchRecord } from './dispatch-record';
+import type { GSDState } from './types';
+
+/**
+ * What a lifecycle hook may do to the project, through the host (seed 001: narrow, host-made
+ * handles; no raw writers). Present when hooks run through the agent-hook bridge.
+ */
+export interface LifecycleHost {
+  readonly root: string;
+  readonly gsdDir: string;
+  /** The derived state (read once per invocation). */
+  state(): GSDState;
+  /** The unit recorded as dispatched and not yet completed. */
+  currentUnit(): DispatchRecord | null;
+  /** What would be dispatched next, hooks included, without writing. */
+  preview(): Promise<DispatchOutcome>;
+  /** Dispatches the next unit: commits hook state and records it. */
+  dispatch(): Promise<DispatchOutcome>;
+  /** Completes the recorded unit (afterDispatch); null when none is waiting. */
+  complete(): Promise<AfterDispatchOutcome | null>;
+  /** A file inside `.gsd` (relative path); null when missing or outside. */
+  readGsdFile(relativePath: string): string | null;
+  /** Creates a file inside `.gsd` atomically; false when it already exists. Never overwrites. */
+  createGsdFile(relativePath: string, text: string): boolean;
+  /** Small JSON state of the bridge itself, kept under `.gsd/runtime/`. */
+  runtimeGet<T>(key: string): T | undefined;
+  runtimeSet(key: string, value: unknown): void;
+  /** A hook's options from PREFERENCES.md. */
+  options(hook: string): Readonly<Record<string, unknown>>;
+  log(message: string): void;
+}
 
 /** What every lifecycle hook gets besides its own input. */
 export interface HookContext {
@@ -11,6 +43,7 @@ export interface HookContext {
   transcriptPath?: string;
   /** The agent (or subagent) type when the event says it. */
   agentType?: string;
+  host?: LifecycleHost;
 }
 
 export interface SessionStartInput {
@@ -139,8 +172,8 @@ export function toolPaths(toolInput: Record<string, unknown>): string[] {
 }
 
 export interface DefaultProviderOptions {
-  /** A one-line summary of the project (phase, active unit) for session context, or null. */
-  describeProject(): string | null;
+  /** A short summary of the project (phase, next unit, pending actions) for session context, or null. */
+  describeProject(): Promise<string | null> | string | null;
   /** True for a path the agent must not write (our own runtime records). */
   isProtectedPath(path: string): boolean;
 }
@@ -156,7 +189,13 @@ export class DefaultHooksProvider implements HooksProvider {
   constructor(private readonly options: DefaultProviderOptions) {}
 
   async onSessionStart(): Promise<SessionStartOutput | null> {
-    const summary = this.options.describeProject();
+    const summary = await this.options.describeProject();
+    return summary ? { additionalContext: summary } : null;
+  }
+
+  /** Each prompt carries the current state too: the agent's own memory of it may be stale. */
+  async onUserPromptSubmitted(): Promise<UserPromptSubmittedOutput | null> {
+    const summary = await this.options.describeProject();
     return summary ? { additionalContext: summary } : null;
   }
 

@@ -8,6 +8,7 @@ import { activeUnits, promptPath } from '../../default-dispatch';
 import type { BuiltinHook } from '../../hook-loader';
 import type { DeepReadonly, GSDMiddleware, MiddlewareContext, UnitDecision } from '../../middleware';
 import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from '../../types';
+import { ReviewLoopProvider } from './review-loop-provider';
 import { FIX_TASK, issueLines, render, REVIEW_TASK } from './review-prompts';
 import {
   REVIEW_LOOP,
@@ -241,7 +242,8 @@ export const reviewLoopMiddleware: GSDMiddleware<ReviewLoopTaskState> = async (c
 
 export const reviewLoopHook: BuiltinHook = {
   name: REVIEW_LOOP,
-  register(api) {
+  register(api, options) {
     api.registerHook(REVIEW_LOOP, reviewLoopMiddleware, { priority: REVIEW_LOOP_PRIORITY, summarize: summarizeReviewLoop });
+    api.registerProvider(new ReviewLoopProvider(options));
   },
 };

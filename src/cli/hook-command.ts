@@ -1,0 +1,42 @@
+// `gsd-review hook`: one agent-hook payload on stdin, the answer on stdout. Exit 0 always: our own
+// trouble (bad JSON, no .gsd, a failing hook) must never block the agent. A deliberate block is
+// said in the JSON (`decision: "block"`, `permissionDecision: "deny"`), which every host honours.
+import { runAgentHook } from '../core/agent-hooks/hook-bridge';
+import type { BuiltinHook } from '../core/hook-loader';
+
+const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+export interface HookCliOptions {
+  root?: string;
+  event?: string;
+  trusted: boolean;
+  builtins: readonly BuiltinHook[];
+}
+
+function readStdin(): Promise<string | null> {
+  return new Promise((resolve) => {
+    if (process.stdin.isTTY) return resolve(null);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    process.stdin.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_PAYLOAD_BYTES) tooBig = true;
+      else chunks.push(c);
+    });
+    process.stdin.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => resolve(null));
+  });
+}
+
+export async function runHookCommand(o: HookCliOptions): Promise<number> {
+  const text = await readStdin();
+  if (text === null) {
+    process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+    return 0;
+  }
+  const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, ...(o.root ? { root: o.root } : {}) }, o.event);
+  if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
+  if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
+  return 0;
+}

@@ -1,0 +1,214 @@
+// The agent-hook bridge: one hook payload in, one answer out, through the same core and hooks as
+// `next` and the extension. It never throws and never blocks the agent because of its own failure:
+// anything it cannot handle yields no answer (the host then proceeds as usual).
+import * as path from 'node:path';
+import { CompositeHooksProvider } from '../composite-hooks-provider';
+import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, type DispatchOptions } from '../dispatch';
+import { runtimeDir } from '../dispatch-record';
+import { deriveStateLazy } from '../derive-state';
+import { loadConfiguredHooks, type BuiltinHook } from '../hook-loader';
+import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks-provider';
+import { NodeGsdStore, type GsdStore } from '../gsd-store';
+import { locateProject, type GsdProject } from '../locate-project';
+import { ProjectFiles } from '../project-files';
+import type { GSDState } from '../types';
+import { appendHookLog, type HookLogEntry } from './hook-log';
+import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
+
+export interface BridgeOptions {
+  /** The project; default: the payload's `cwd`. */
+  root?: string;
+  builtins: readonly BuiltinHook[];
+  trusted: boolean;
+  userHooksDir?: string;
+  store?: GsdStore;
+  /** Per-provider budget in ms. */
+  timeoutMs?: number;
+}
+
+export interface BridgeResult {
+  event: HookEvent | null;
+  output: Record<string, unknown> | null;
+  /** Why there is no answer, when there is none for a reason other than "nothing to say". */
+  skipped?: string;
+  error?: string;
+}
+
+const RUNTIME_STATE = 'lifecycle.json';
+
+function makeHost(
+  project: GsdProject,
+  options: BridgeOptions,
+  logLines: string[],
+  store: GsdStore,
+  hookOptions: (hook: string) => Readonly<Record<string, unknown>>,
+): LifecycleHost {
+  const dispatchOptions: DispatchOptions = {
+    root: project.root,
+    builtins: options.builtins,
+    trusted: options.trusted,
+    store,
+    log: { info: (m) => logLines.push(m), warn: (m) => logLines.push(m) },
+    ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+  };
+  let state: GSDState | null = null;
+  const runtimeFile = path.join(runtimeDir(project.gsdDir), RUNTIME_STATE);
+  const readRuntime = (): { text: string | null; data: Record<string, unknown> } => {
+    const text = store.readText(runtimeFile);
+    try {
+      return { text, data: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    } catch {
+      return { text, data: {} };
+    }
+  };
+  return {
+    root: project.root,
+    gsdDir: project.gsdDir,
+    state: () => (state ??= deriveStateLazy(project.root, store).state),
+    currentUnit: () => currentDispatch(project.root, store),
+    preview: () => dispatchNextUnit(dispatchOptions),
+    dispatch: async () => {
+      state = null;
+      return dispatchNextUnit({ ...dispatchOptions, apply: true });
+    },
+    complete: async () => {
+      state = null;
+      try {
+        return await afterDispatch(dispatchOptions);
+      } catch (error) {
+        if (error instanceof NothingDispatchedError) return null;
+        throw error;
+      }
+    },
+    readGsdFile: (rel) => {
+      const abs = insideGsd(project.gsdDir, rel);
+      return abs ? store.readText(abs) : null;
+    },
+    createGsdFile: (rel, text) => {
+      const abs = insideGsd(project.gsdDir, rel);
+      if (!abs) return false;
+      return store.writeIfUnchanged(abs, text, null) === 'written';
+    },
+    runtimeGet: <T>(key: string) => readRuntime().data[key] as T | undefined,
+    runtimeSet: (key, value) => {
+      const { text, data } = readRuntime();
+      store.writeIfUnchanged(runtimeFile, JSON.stringify({ ...data, [key]: value }, null, 2) + '\n', text);
+    },
+    options: hookOptions,
+    log: (m) => logLines.push(m),
+  };
+}
+
+function call(provider: HooksProvider, p: NormalizedPayload, ctx: HookContext): Promise<unknown> {
+  switch (p.event) {
+    case 'SessionStart':
+      return provider.onSessionStart?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'UserPromptSubmit':
+      return provider.onUserPromptSubmitted?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'PreToolUse':
+      return provider.onPreToolUse?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'PostToolUse':
+      return provider.onPostToolUse?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'PreCompact':
+      return provider.onPreCompact?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'SubagentStart':
+      return provider.onSubagentStart?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'SubagentStop':
+      return provider.onSubagentStop?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'Stop':
+      return provider.onStop?.(p.input, ctx) ?? Promise.resolve(null);
+    case 'SessionEnd':
+      return (provider.onSessionEnd?.(p.input, ctx) ?? Promise.resolve()).then(() => null);
+    case 'ErrorOccurred':
+      return provider.onErrorOccurred?.(p.input, ctx) ?? Promise.resolve(null);
+  }
+}
+
+/** A short description of the project for session context. */
+export async function describeProject(host: LifecycleHost): Promise<string | null> {
+  const s = host.state();
+  const lines = [`GSD project: phase ${s.phase}.`];
+  const next = (await host.preview()).decision;
+  if (next) lines.push(`Next unit: ${next.unitType} ${next.unitId}${next.source === 'default' ? '' : ` (decided by ${next.source})`}.`);
+  if (s.activeTask) lines.push(`Next task: ${s.activeMilestone?.id}/${s.activeSlice?.id}/${s.activeTask.id} (${s.activeTask.title}).`);
+  else if (s.activeSlice) lines.push(`Active slice: ${s.activeMilestone?.id}/${s.activeSlice.id} (${s.activeSlice.title}).`);
+  const unit = host.currentUnit();
+  if (unit) lines.push(`In progress: ${unit.unitType} ${unit.unitId}${typeof unit.data?.cycle === 'number' ? ` (review cycle ${unit.data.cycle})` : ''}, dispatched by ${unit.source}.`);
+  const open = s.pendingActions;
+  if (open.length) {
+    lines.push(`Open pending actions (${open.length}):`);
+    for (const a of open.slice(0, 5)) lines.push(`- ${a.taskId}: ${a.text}`);
+    if (open.length > 5) lines.push(`- … and ${open.length - 5} more`);
+  }
+  return lines.join('\n');
+}
+
+/** Runs one hook payload; always resolves. */
+export async function runAgentHook(payloadText: string, options: BridgeOptions, fallbackEvent?: string): Promise<BridgeResult> {
+  const payload = normalizePayload(payloadText, fallbackEvent);
+  if (!payload) return { event: null, output: null, skipped: 'not a hook payload this bridge knows' };
+  const started = Date.now();
+  const logLines: string[] = [];
+  let project: GsdProject | null = null;
+  try {
+    project = locateProject(options.root ?? payload.cwd ?? process.cwd());
+  } catch {
+    project = null;
+  }
+  if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
+  const store = options.store ?? new NodeGsdStore();
+  const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
+  try {
+    const hooks = await loadConfiguredHooks(new ProjectFiles(store), {
+      gsdDir: project.gsdDir,
+      builtins: options.builtins,
+      trusted: options.trusted,
+      log: { info: (m) => logLines.push(m), warn: (m) => logLines.push(m) },
+      ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+    });
+    const host = makeHost(project, options, logLines, store, (hook) => hooks.options.get(hook) ?? {});
+    const protectedDir = runtimeDir(project.gsdDir);
+    const cwd = payload.cwd ?? project.root;
+    const provider = new CompositeHooksProvider(
+      [
+        ...hooks.providers,
+        new DefaultHooksProvider({
+          describeProject: () => describeProject(host),
+          isProtectedPath: (p) => path.resolve(cwd, p).startsWith(protectedDir + path.sep),
+        }),
+      ],
+      { timeoutMs: options.timeoutMs ?? 20_000, log: (m) => logLines.push(m) },
+    );
+    const ctx: HookContext = {
+      sessionId: payload.sessionId,
+      root: project.root,
+      cwd,
+      timestamp: payload.timestamp,
+      host,
+      ...(payload.transcriptPath ? { transcriptPath: payload.transcriptPath } : {}),
+      ...('agentType' in payload.input && payload.input.agentType ? { agentType: payload.input.agentType } : {}),
+    };
+    const answer = await call(provider, payload, ctx);
+    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null);
+    entry.answer = summarize(output);
+    return { event: payload.event, output };
+  } catch (error) {
+    entry.answer = 'error';
+    entry.error = error instanceof Error ? error.message : String(error);
+    return { event: payload.event, output: null, error: entry.error };
+  } finally {
+    entry.ms = Date.now() - started;
+    if (logLines.length) entry.notes = logLines.slice(0, 10);
+    appendHookLog(project.gsdDir, entry);
+  }
+}
+
+function summarize(output: Record<string, unknown> | null): string {
+  if (!output) return 'none';
+  const specific = output.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific?.permissionDecision) return `${specific.permissionDecision}${specific.permissionDecisionReason ? `: ${String(specific.permissionDecisionReason).slice(0, 120)}` : ''}`;
+  if (output.decision === 'block') return `block: ${String(output.reason ?? '').split('\n')[0].slice(0, 120)}`;
+  if (specific?.additionalContext) return 'context';
+  if (output.systemMessage) return `message: ${String(output.systemMessage).slice(0, 120)}`;
+  return 'answered';
+}

@@ -1,0 +1,185 @@
+// The agent-hook wire format (DESIGN.md section 5): one JSON object on stdin, one on stdout. VS Code
+// builds and Claude Code spell fields differently (`hook_event_name` / `hookEventName`, …); this
+// module reads both and writes the shape each event accepts. Anything it cannot read is `null`,
+// never an exception.
+import type {
+  ErrorOccurredInput,
+  PostToolUseInput,
+  PreCompactInput,
+  PreToolUseInput,
+  SessionEndInput,
+  SessionStartInput,
+  StopInput,
+  SubagentStartInput,
+  SubagentStopInput,
+  UserPromptSubmittedInput,
+} from '../hooks-provider';
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd', 'ErrorOccurred'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export type EventInput =
+  | { event: 'SessionStart'; input: SessionStartInput }
+  | { event: 'UserPromptSubmit'; input: UserPromptSubmittedInput }
+  | { event: 'PreToolUse'; input: PreToolUseInput }
+  | { event: 'PostToolUse'; input: PostToolUseInput }
+  | { event: 'PreCompact'; input: PreCompactInput }
+  | { event: 'SubagentStart'; input: SubagentStartInput }
+  | { event: 'SubagentStop'; input: SubagentStopInput }
+  | { event: 'Stop'; input: StopInput }
+  | { event: 'SessionEnd'; input: SessionEndInput }
+  | { event: 'ErrorOccurred'; input: ErrorOccurredInput };
+
+export type NormalizedPayload = EventInput & {
+  sessionId: string;
+  cwd: string | null;
+  transcriptPath: string | null;
+  timestamp: string;
+};
+
+type Raw = Record<string, unknown>;
+
+/** First field present as a string, under any of its spellings. */
+function str(raw: Raw, ...names: string[]): string | null {
+  for (const n of names) {
+    const v = raw[n];
+    if (typeof v === 'string') return v;
+  }
+  return null;
+}
+
+function bool(raw: Raw, ...names: string[]): boolean {
+  for (const n of names) {
+    const v = raw[n];
+    if (typeof v === 'boolean') return v;
+    if (v === 'true') return true;
+  }
+  return false;
+}
+
+function record(raw: Raw, ...names: string[]): Record<string, unknown> {
+  for (const n of names) {
+    const v = raw[n];
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    if (typeof v === 'string') {
+      try {
+        const parsed = JSON.parse(v) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      } catch {
+        // not JSON text: no tool input
+      }
+    }
+  }
+  return {};
+}
+
+const EVENT_ALIASES: Record<string, HookEvent> = {
+  sessionstart: 'SessionStart',
+  userpromptsubmit: 'UserPromptSubmit',
+  userpromptsubmitted: 'UserPromptSubmit',
+  pretooluse: 'PreToolUse',
+  posttooluse: 'PostToolUse',
+  precompact: 'PreCompact',
+  subagentstart: 'SubagentStart',
+  subagentstop: 'SubagentStop',
+  stop: 'Stop',
+  sessionend: 'SessionEnd',
+  erroroccurred: 'ErrorOccurred',
+};
+
+export function eventName(value: string | null): HookEvent | null {
+  return value ? (EVENT_ALIASES[value.replace(/[_\s-]/g, '').toLowerCase()] ?? null) : null;
+}
+
+/** Reads a payload; null when it is not a hook payload we know (wrong JSON, unknown event). */
+export function normalizePayload(text: string, fallbackEvent?: string): NormalizedPayload | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as Raw;
+  const event = eventName(str(r, 'hook_event_name', 'hookEventName', 'event')) ?? eventName(fallbackEvent ?? null);
+  if (!event) return null;
+  const common = {
+    sessionId: str(r, 'session_id', 'sessionId') ?? 'unknown',
+    cwd: str(r, 'cwd'),
+    transcriptPath: str(r, 'transcript_path', 'transcriptPath'),
+    timestamp: str(r, 'timestamp') ?? new Date().toISOString(),
+  };
+  const toolName = str(r, 'tool_name', 'toolName') ?? '';
+  const toolInput = record(r, 'tool_input', 'toolInput', 'toolArgs');
+  const agentId = str(r, 'agent_id', 'agentId') ?? '';
+  const agentType = str(r, 'agent_type', 'agentType', 'subagent_type') ?? '';
+  const stopHookActive = bool(r, 'stop_hook_active', 'stopHookActive');
+  switch (event) {
+    case 'SessionStart':
+      return { ...common, event, input: { ...(str(r, 'source') ? { source: str(r, 'source')! } : {}) } };
+    case 'UserPromptSubmit':
+      return { ...common, event, input: { prompt: str(r, 'prompt', 'userPrompt') ?? '' } };
+    case 'PreToolUse':
+      return { ...common, event, input: { toolName, toolInput } };
+    case 'PostToolUse':
+      return { ...common, event, input: { toolName, toolInput, toolResponse: r.tool_response ?? r.toolResponse ?? null } };
+    case 'PreCompact': {
+      const trigger = str(r, 'trigger') === 'manual' ? 'manual' : 'auto';
+      const custom = str(r, 'custom_instructions', 'customInstructions');
+      return { ...common, event, input: { trigger, ...(custom ? { customInstructions: custom } : {}) } };
+    }
+    case 'SubagentStart':
+      return { ...common, event, input: { agentId, agentType } };
+    case 'SubagentStop':
+      return { ...common, event, input: { agentId, agentType, stopHookActive } };
+    case 'Stop':
+      return { ...common, event, input: { stopHookActive } };
+    case 'SessionEnd':
+      return { ...common, event, input: { ...(str(r, 'reason') ? { reason: str(r, 'reason')! } : {}) } };
+    case 'ErrorOccurred':
+      return { ...common, event, input: { error: str(r, 'error', 'message') ?? '', ...(str(r, 'error_type', 'errorType') ? { errorType: str(r, 'error_type', 'errorType')! } : {}) } };
+  }
+}
+
+type Answer = Record<string, unknown> | null | undefined | void;
+
+/** The JSON a host accepts for this event's answer; null means "print nothing" (proceed as usual). */
+export function formatAnswer(event: HookEvent, answer: Answer): Record<string, unknown> | null {
+  if (!answer) return null;
+  const a = answer as Record<string, unknown>;
+  const system = typeof a.systemMessage === 'string' ? { systemMessage: a.systemMessage } : {};
+  const context = (name: HookEvent) =>
+    typeof a.additionalContext === 'string' && a.additionalContext ? { hookSpecificOutput: { hookEventName: name, additionalContext: a.additionalContext } } : {};
+  switch (event) {
+    case 'SessionStart':
+    case 'SubagentStart': {
+      const out = { ...context(event), ...system };
+      return Object.keys(out).length ? out : null;
+    }
+    case 'UserPromptSubmit':
+    case 'PostToolUse': {
+      const block = a.block as { reason?: string } | undefined;
+      if (block) return { decision: 'block', reason: block.reason ?? 'Blocked by GSD Review Loop', ...system };
+      const out = { ...context(event), ...system };
+      return Object.keys(out).length ? out : null;
+    }
+    case 'PreToolUse':
+      return {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: a.permissionDecision,
+          ...(a.reason ? { permissionDecisionReason: a.reason } : {}),
+          ...(a.additionalContext ? { additionalContext: a.additionalContext } : {}),
+        },
+        ...system,
+      };
+    case 'Stop':
+    case 'SubagentStop':
+      if (a.decision === 'block') return { decision: 'block', reason: a.reason ?? 'GSD Review Loop has more work for this task.', ...system };
+      return Object.keys(system).length ? system : null;
+    case 'PreCompact':
+    case 'SessionEnd':
+    case 'ErrorOccurred':
+      return Object.keys(system).length ? system : null;
+  }
+}

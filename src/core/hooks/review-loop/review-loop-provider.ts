@@ -1,0 +1,201 @@
+// The review loop's lifecycle hooks, for agents driven through VS Code or Claude Code hooks:
+// Stop keeps the agent working while the loop needs a review or a fix (within max_cycles), the
+// reviewer subagent gets its prompt on SubagentStart and its review processed on SubagentStop,
+// PreToolUse keeps a reviewer from editing anything but its review, and PreCompact saves GSD's
+// CONTINUE file with the loop's state.
+import * as path from 'node:path';
+import { parseCodeReview } from '../../code-review';
+import { CONTINUE_SECTIONS } from '../../continue-file';
+import type { DispatchRecord } from '../../dispatch-record';
+import {
+  toolPaths,
+  type HookContext,
+  type HooksProvider,
+  type LifecycleHost,
+  type PreCompactInput,
+  type PreCompactOutput,
+  type PreToolUseInput,
+  type PreToolUseOutput,
+  type StopInput,
+  type StopOutput,
+  type SubagentStartInput,
+  type SubagentStartOutput,
+  type SubagentStopInput,
+} from '../../hooks-provider';
+import type { GSDState } from '../../types';
+import { REVIEW_LOOP, taskState } from './review-loop-state';
+
+export const DEFAULT_REVIEWER_AGENT = 'gsd-reviewer';
+const STOP_GUARD = 'stopGuard';
+
+interface StopGuard {
+  key: string;
+  count: number;
+}
+
+function ours(unit: DispatchRecord | null): unit is DispatchRecord {
+  return unit !== null && unit.source === REVIEW_LOOP && (unit.unitType === 'review-task' || unit.unitType === 'fix-task');
+}
+
+/** The review file a review-task asked for, relative to the project root (from the dispatch). */
+function reviewPathOf(unit: DispatchRecord): string | null {
+  return typeof unit.data?.reviewPath === 'string' ? unit.data.reviewPath : null;
+}
+
+/** The reviewer has written the review this unit asked for (this cycle, after the dispatch). */
+function reviewWritten(host: LifecycleHost, unit: DispatchRecord): boolean {
+  const rel = reviewPathOf(unit);
+  if (!rel) return false;
+  const text = host.readGsdFile(path.relative(host.gsdDir, path.resolve(host.root, rel)));
+  if (!text) return false;
+  const review = parseCodeReview(text, rel);
+  return review.wellFormed && review.cycle === unit.data?.cycle;
+}
+
+export class ReviewLoopProvider implements HooksProvider {
+  readonly name = REVIEW_LOOP;
+
+  constructor(private readonly options: Readonly<Record<string, unknown>>) {}
+
+  private reviewerAgent(): string {
+    return typeof this.options.reviewer_agent === 'string' ? this.options.reviewer_agent : DEFAULT_REVIEWER_AGENT;
+  }
+
+  /** Completes our unit when its work is evidently done: a fix when the agent stops, a review once written. */
+  private async settle(host: LifecycleHost, agentStopped: boolean): Promise<void> {
+    const unit = host.currentUnit();
+    if (!ours(unit)) return;
+    if ((unit.unitType === 'fix-task' && agentStopped) || (unit.unitType === 'review-task' && reviewWritten(host, unit))) {
+      await host.complete();
+    }
+  }
+
+  async onStop(input: StopInput, ctx: HookContext): Promise<StopOutput | null> {
+    const host = ctx.host;
+    if (!host) return null;
+    await this.settle(host, true);
+    const preview = await host.preview();
+    const d = preview.decision;
+    if (!d || d.source !== REVIEW_LOOP) {
+      host.runtimeSet(STOP_GUARD, null);
+      return null;
+    }
+    const key = `${d.unitType} ${d.unitId} cycle ${String(d.data?.cycle ?? '')}`;
+    const guard = host.runtimeGet<StopGuard | null>(STOP_GUARD);
+    const count = input.stopHookActive ? (guard?.key === key ? guard.count + 1 : 1) : 0;
+    host.runtimeSet(STOP_GUARD, { key, count });
+    if (count >= 2) {
+      // The agent was already kept working twice for this very unit without progress: let it stop.
+      return { decision: 'allow', systemMessage: `GSD review loop: ${key} is still open; not keeping the agent working a third time. Run GSD: Next Unit when ready.` };
+    }
+    const current = host.currentUnit();
+    const unit = current && current.unitType === d.unitType && current.unitId === d.unitId ? current : (await host.dispatch()).decision ?? d;
+    const how = unit.unitType === 'review-task'
+      ? `Review it now (or hand it to the ${this.reviewerAgent()} agent), writing only the review file.`
+      : 'Fix the open issues now, then stop; the next review cycle follows.';
+    return { decision: 'block', reason: `GSD review loop: ${unit.reason ?? `${unit.unitType} ${unit.unitId}`}. ${how}\n\n${unit.prompt}` };
+  }
+
+  async onSubagentStart(input: SubagentStartInput, ctx: HookContext): Promise<SubagentStartOutput | null> {
+    const host = ctx.host;
+    if (!host || input.agentType !== this.reviewerAgent()) return null;
+    let unit = host.currentUnit();
+    if (!ours(unit) || unit.unitType !== 'review-task') {
+      const preview = await host.preview();
+      if (preview.decision?.source !== REVIEW_LOOP || preview.decision.unitType !== 'review-task') return null;
+      unit = (await host.dispatch()).decision as DispatchRecord | null;
+      if (!unit) return null;
+    }
+    return { additionalContext: unit.prompt };
+  }
+
+  async onSubagentStop(input: SubagentStopInput, ctx: HookContext): Promise<StopOutput | null> {
+    const host = ctx.host;
+    if (!host || input.agentType !== this.reviewerAgent()) return null;
+    const unit = host.currentUnit();
+    if (!ours(unit) || unit.unitType !== 'review-task') return null;
+    if (!reviewWritten(host, unit)) {
+      return { decision: 'allow', systemMessage: `GSD review loop: the reviewer stopped without writing ${reviewPathOf(unit) ?? 'the review file'} for cycle ${String(unit.data?.cycle)}.` };
+    }
+    const done = await host.complete();
+    return done ? { decision: 'allow', systemMessage: `GSD review loop: processed the review of ${unit.unitId}, cycle ${String(unit.data?.cycle)}.` } : null;
+  }
+
+  async onPreToolUse(input: PreToolUseInput, ctx: HookContext): Promise<PreToolUseOutput | null> {
+    const host = ctx.host;
+    if (!host || !/write|edit|create|delete|move|rename|replace|patch|notebook/i.test(input.toolName)) return null;
+    const unit = host.currentUnit();
+    if (!ours(unit) || unit.unitType !== 'review-task') return null;
+    const rel = reviewPathOf(unit);
+    if (!rel) return null;
+    const review = path.resolve(host.root, rel);
+    const paths = toolPaths(input.toolInput);
+    const outside = paths.find((p) => path.resolve(ctx.cwd, p) !== review);
+    if (!outside && paths.length > 0) return { permissionDecision: 'allow' };
+    return {
+      permissionDecision: 'deny',
+      reason: `GSD review loop: this is review cycle ${String(unit.data?.cycle)} of ${unit.unitId}. The reviewer only writes ${rel}; ${outside ?? 'this edit'} is for the fix cycle that follows.`,
+    };
+  }
+
+  async onPreCompact(input: PreCompactInput, ctx: HookContext): Promise<PreCompactOutput | null> {
+    const host = ctx.host;
+    if (!host) return null;
+    const state = host.state();
+    const milestone = state.milestones.find((m) => m.id === state.activeMilestone?.id);
+    const slice = milestone?.slices.find((s) => s.id === state.activeSlice?.id);
+    if (!milestone || !slice) return null;
+    const sliceDir = slice.dir ?? path.join(milestone.dir, 'slices', slice.id);
+    const rel = path.relative(host.gsdDir, path.join(sliceDir, `${slice.id}-CONTINUE.md`)).split(path.sep).join('/');
+    if (slice.continueFile || host.readGsdFile(rel) !== null) {
+      return { systemMessage: `GSD: ${rel} already exists; left as it is.` };
+    }
+    const next = (await host.preview()).decision;
+    const text = continueFile(state, milestone.id, slice.id, host, input, next ? `${next.unitType} ${next.unitId}: ${next.reason ?? next.prompt.split('\n')[0]}` : state.nextAction);
+    if (!host.createGsdFile(rel, text)) return { systemMessage: `GSD: could not write ${rel}.` };
+    return { systemMessage: `GSD: saved the slice's state (review loop included) to .gsd/${rel} before compaction.`, savedFiles: [rel] };
+  }
+}
+
+/** GSD's CONTINUE shape (DESIGN.md section 2), with the review loop's state under Context. */
+function continueFile(state: GSDState, milestoneId: string, sliceId: string, host: LifecycleHost, input: PreCompactInput, nextUnit: string): string {
+  const slice = state.milestones.find((m) => m.id === milestoneId)!.slices.find((s) => s.id === sliceId)!;
+  const done = slice.tasks.filter((t) => t.done);
+  const remaining = slice.tasks.filter((t) => !t.done);
+  const unit = host.currentUnit();
+  const loop = slice.tasks
+    .map((t) => ({ t, st: taskState(t.extensions[REVIEW_LOOP]) }))
+    .filter(({ st }) => st.activeReview || st.outcome)
+    .map(({ t, st }) =>
+      st.activeReview
+        ? `- ${t.id}: review cycle ${st.activeReview.cycle}, ${st.activeReview.status === 'fixing' ? 'fixing the open issues' : 'waiting for the review'}${st.activeReview.lastReviewPath ? ` (last review .gsd/${st.activeReview.lastReviewPath})` : ''}`
+        : `- ${t.id}: review ${st.outcome!.passed ? 'passed' : 'stopped at the cap'} after ${st.outcome!.cycles} cycle(s)`,
+    );
+  const pending = state.pendingActions.filter((a) => a.milestoneId === milestoneId && a.sliceId === sliceId).map((a) => `- ${a.taskId}: ${a.text}`);
+  const sections: Record<(typeof CONTINUE_SECTIONS)[number], string> = {
+    'Completed Work': done.map((t) => `- ${t.id}: ${t.title}`).join('\n') || 'None yet.',
+    'Remaining Work': remaining.map((t) => `- ${t.id}: ${t.title}`).join('\n') || 'All tasks are done; the slice needs its summary.',
+    'Decisions Made': 'See the task summaries (key_decisions) of the completed tasks.',
+    Context: [
+      `Compaction: ${input.trigger}.`,
+      unit ? `In flight: ${unit.unitType} ${unit.unitId} (dispatched by ${unit.source} at ${unit.dispatchedAt}).` : 'No unit in flight.',
+      loop.length ? `Review loop:\n${loop.join('\n')}` : 'Review loop: no review in progress.',
+      pending.length ? `Pending actions:\n${pending.join('\n')}` : '',
+    ].filter(Boolean).join('\n\n'),
+    'Next Action': unit ? `Finish ${unit.unitType} ${unit.unitId}: ${unit.reason ?? ''}`.trim() : nextUnit,
+  };
+  const task = unit?.unitId.split('/')[2] ?? state.activeTask?.id ?? '';
+  return [
+    '---',
+    `milestone: ${milestoneId}`,
+    `slice: ${sliceId}`,
+    `task: ${task}`,
+    'status: compacted',
+    `saved_at: ${new Date().toISOString()}`,
+    '---',
+    '',
+    `# ${sliceId}: continue after compaction`,
+    '',
+    ...CONTINUE_SECTIONS.flatMap((name) => [`## ${name}`, '', sections[name], '']),
+  ].join('\n');
+}
