@@ -7,7 +7,8 @@ import { registerCodeLensCommands } from './vscode/codelens-commands';
 import { CompletionSignals } from './vscode/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
 import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
-import { registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
+import { installAgentHooks, refreshInstalledHooks } from './vscode/install-agent-hooks';
+import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
 import { registerPanelCommands } from './vscode/panel-commands';
 import type { PanelNode } from './vscode/panel-nodes';
 import { GsdProblems } from './vscode/problems';
@@ -24,10 +25,13 @@ export interface GsdExtensionApi {
   treeView: vscode.TreeView<PanelNode>;
   codeLens: GsdCodeLensProvider;
   completer: UnitCompleter;
+  /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation). */
+  installAgentHooks(handle: ProjectHandle): Promise<string[] | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const log = vscode.window.createOutputChannel('GSD', { log: true });
+  const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
   const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
   const panel = new ReviewPanelProvider(workspace);
@@ -67,12 +71,17 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, log),
     ...registerPanelCommands(),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
+    vscode.commands.registerCommand('gsd.installAgentHooks', async () => {
+      const handle = await pickProject(workspace);
+      return handle ? installAgentHooks(handle, cliPath) : undefined;
+    }),
     vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),
     vscode.commands.registerCommand('gsd.showLog', () => log.show()),
   );
   showState();
+  refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
-  return { workspace, panel, problems, statusBar, treeView, codeLens, completer };
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };
 }
 
 export function deactivate(): void {}

@@ -39,6 +39,9 @@ async function runWithCodeServer(runs) {
     }
   } finally {
     await browser.close();
+    // Keep VS Code's own logs (extension host, our GSD output channel) as a test artifact.
+    const logs = path.join(server.userDataDir, 'logs');
+    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(artifactsDir, 'vscode-logs'), { recursive: true });
     await server.stop();
   }
   return failed === 0 ? 0 : 1;
@@ -155,6 +158,7 @@ async function runWithElectron(runs) {
 async function main() {
   if (!fs.existsSync(testsPath)) throw new Error('dist/test/integration/index.js is missing: run `node esbuild.mjs` first');
   fs.mkdirSync(artifactsDir, { recursive: true });
+  fs.rmSync(path.join(artifactsDir, 'vscode-logs'), { recursive: true, force: true });
   const host = process.env.GSD_TEST_HOST || (process.env.VSCODE_EXECUTABLE_PATH ? 'electron' : 'code-server');
   const { base, runs } = prepareWorkspaces();
   try {

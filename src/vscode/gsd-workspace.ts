@@ -1,9 +1,11 @@
 // The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`, fed
 // by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a link). Changes are
 // debounced, applied incrementally, and announced with exactly which units changed.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_HOOKS } from '../builtin-hooks';
+import { hookLogFile } from '../core/agent-hooks/hook-log';
 import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch';
 import { locateProject, type GsdProject } from '../core/locate-project';
 import { StateIndex } from '../core/state-index';
@@ -29,17 +31,22 @@ interface Watched {
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
   last: GSDState | null;
+  /** Stops polling the agent-hook log. */
+  unwatchHookLog: () => void;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
   private watched: Watched[] = [];
   private readonly projectsChanged = new vscode.EventEmitter<void>();
   private readonly stateChanged = new vscode.EventEmitter<ProjectChange>();
+  private readonly hookLogged = new vscode.EventEmitter<ProjectHandle>();
+  /** An agent hook ran in a project (its log under `.gsd/runtime/` grew). */
+  readonly onDidLogHookEvent = this.hookLogged.event;
   /** The set of projects changed (folders added or removed, `.gsd` created or deleted). */
   readonly onDidChangeProjects = this.projectsChanged.event;
   /** A project's derived state changed, with which units. */
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged];
+  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged, this.hookLogged];
   private folderWatchers: vscode.FileSystemWatcher[] = [];
 
   constructor(
@@ -93,7 +100,14 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private watch(handle: ProjectHandle): Watched {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(handle.project.gsdDir), '**/*'));
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null };
+    // The hook log is appended by another process and may not exist yet; the workspace watcher did
+    // not report its creation reliably, so its size and time are polled (one stat a second).
+    const logFile = hookLogFile(handle.project.gsdDir);
+    const onLog = (now: fs.Stats, before: fs.Stats) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
+    };
+    fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog) };
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
     watcher.onDidChange(onPath);
@@ -103,6 +117,7 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private unwatch(w: Watched): void {
     w.watcher.dispose();
+    w.unwatchHookLog();
     if (w.timer) clearTimeout(w.timer);
   }
 

@@ -3,6 +3,7 @@
 // refresh of one node is enough when only its unit changed.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readHookLog, type HookLogEntry } from '../core/agent-hooks/hook-log';
 import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
 import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
@@ -98,7 +99,52 @@ export function projectChildren(c: Ctx, parent?: PanelNode): PanelNode[] {
   const out: PanelNode[] = [];
   if (s.pendingActions.length) out.push(c.nodes.node(`${base(c.handle)}#pending`, () => new PendingGroupNode(c), parent));
   for (const m of s.milestones) out.push(c.nodes.node(`${base(c.handle)}/${m.id}`, () => new MilestoneNode(c, m.id), parent));
+  if (readHookLog(c.handle.project.gsdDir, 1).length) out.push(c.nodes.node(`${base(c.handle)}#hooks`, () => new HookEventsNode(c), parent));
   return out;
+}
+
+/** The agent hooks' recent calls (time, event, what the bridge answered). */
+export class HookEventsNode extends PanelNode {
+  readonly id: string;
+  constructor(private readonly c: Ctx) {
+    super();
+    this.id = `${base(c.handle)}#hooks`;
+  }
+  treeItem(): vscode.TreeItem {
+    const last = readHookLog(this.c.handle.project.gsdDir, 1)[0];
+    const item = new vscode.TreeItem('Recent hook events', vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('plug');
+    item.description = last ? `last: ${last.event} ${new Date(last.at).toLocaleTimeString()}` : '';
+    item.tooltip = md('Calls of `gsd-review hook` by the agent (VS Code agent hooks or Claude Code hooks), newest first.');
+    item.contextValue = 'gsd.hookEvents';
+    return item;
+  }
+  override children(): PanelNode[] {
+    return readHookLog(this.c.handle.project.gsdDir, 15).map((e, i) => this.c.nodes.node(`${this.id}/${i}`, () => new HookEventNode(`${this.id}/${i}`), this).update(e));
+  }
+}
+
+export class HookEventNode extends PanelNode {
+  private entry: HookLogEntry | undefined;
+  constructor(readonly id: string) {
+    super();
+  }
+  update(entry: HookLogEntry): this {
+    this.entry = entry;
+    return this;
+  }
+  treeItem(): vscode.TreeItem {
+    const e = this.entry;
+    const item = new vscode.TreeItem(e ? `${e.event} · ${e.answer}` : '', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    if (!e) return item;
+    const blocked = /^(deny|block)/.test(e.answer);
+    item.iconPath = new vscode.ThemeIcon(e.answer === 'error' ? 'error' : blocked ? 'debug-stop' : 'pass', new vscode.ThemeColor(e.answer === 'error' ? 'errorForeground' : blocked ? 'problemsWarningIcon.foreground' : 'descriptionForeground'));
+    item.description = `${new Date(e.at).toLocaleTimeString()} · ${e.ms} ms`;
+    item.tooltip = md(`**${e.event}** at ${e.at} (session \`${e.sessionId}\`)\n\nAnswer: ${e.answer}${e.error ? `\n\nError: ${e.error}` : ''}${e.notes?.length ? `\n\n${e.notes.map((n) => `- ${n}`).join('\n')}` : ''}`);
+    return item;
+  }
 }
 
 export class PendingGroupNode extends PanelNode {

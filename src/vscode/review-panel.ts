@@ -25,6 +25,12 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     this.subscriptions = [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
+      workspace.onDidLogHookEvent((handle) => {
+        const group = this.cache.get(`gsd:${handle.project.gsdDir}#hooks`);
+        // The group appears with the first event: that changes the top level.
+        this.changed.fire(group ?? undefined);
+        this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
+      }),
       this.changed,
       this.refreshed,
     ];

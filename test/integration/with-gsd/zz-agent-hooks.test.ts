@@ -1,0 +1,56 @@
+import * as assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GsdExtensionApi } from '../../../src/extension';
+import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+
+describe('agent hooks from VS Code', () => {
+  let api: GsdExtensionApi;
+  let root: string;
+
+  before(async () => {
+    api = await activateExtension();
+    root = api.workspace.list()[0].project.root;
+  });
+
+  it('GSD: Install Agent Hooks writes the hook file and the reviewer agent, pointing at the bundled CLI', async () => {
+    const written = await api.installAgentHooks(api.workspace.list()[0]);
+    assert.deepEqual(written, [path.join('.github', 'hooks', 'gsd-review-loop.json'), path.join('.github', 'agents', 'gsd-reviewer.agent.md')]);
+    const hooks = JSON.parse(fs.readFileSync(path.join(root, '.github', 'hooks', 'gsd-review-loop.json'), 'utf8'));
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    assert.equal(hooks['gsd-review-loop'].cli, cli);
+    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop']);
+    assert.equal(hooks.hooks.Stop[0].type, 'command');
+    assert.match(fs.readFileSync(path.join(root, '.github', 'agents', 'gsd-reviewer.agent.md'), 'utf8'), /^---\nname: gsd-reviewer\n/);
+    assert.deepEqual(await api.installAgentHooks(api.workspace.list()[0]), []);
+  });
+
+  it('runs the installed command like the agent would, and the panel shows the hook event', async function () {
+    const hooks = JSON.parse(fs.readFileSync(path.join(root, '.github', 'hooks', 'gsd-review-loop.json'), 'utf8'));
+    const command: string = hooks.hooks.SessionStart[0].command;
+    // Wait for the panel to hear of the hook call (not polling the tree: that would build the node
+    // before the view asked for it).
+    const heard = new Promise<void>((resolve) => {
+      const sub = api.panel.onDidRefresh((r) => {
+        if (r.full || r.ids.some((id) => id.endsWith('#hooks'))) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const out = execSync(command, { input: JSON.stringify({ hookEventName: 'SessionStart', sessionId: 'vscode-agent', cwd: root }), encoding: 'utf8' });
+    assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /^GSD project: phase /);
+    await heard;
+    const group = api.panel.getChildren().find((n) => labelOf(api.panel.getTreeItem(n)) === 'Recent hook events');
+    assert.ok(group, 'no Recent hook events group');
+    assert.equal(labelOf(api.panel.getTreeItem(api.panel.getChildren(group)[0])), 'SessionStart · context');
+    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await api.treeView.reveal(api.panel.getChildren(group)[0], { select: true, focus: false });
+    const view = await captureWorkbench('hook-events', ['Recent hook events', 'SessionStart · context']);
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true, true]);
+  });
+});
