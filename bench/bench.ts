@@ -8,6 +8,7 @@ import { locateProject } from '../src/core/locate-project';
 import { ProjectFiles } from '../src/core/project-files';
 import { StateIndex } from '../src/core/state-index';
 import { generateTree, shapeFor } from './generate-tree';
+import { agentHookBench } from './agent-hook-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
   console.log('\n## Live refresh');
   await refreshBench(tree(largest).root, largest);
   await hooksBench(benchDir);
+  const hookTree = sizes.includes(1000) ? 1000 : Math.min(...sizes);
+  agentHookBench(cli, tree(hookTree).root, hookTree);
 }
 
 void main();
