@@ -38,9 +38,11 @@ interface TaskPlanState {
   diagnostics: Diagnostic[];
 }
 
+const NO_TASK_STATE: TaskPlanState = Object.freeze({ extensions: Object.freeze({}), recorded: [], diagnostics: [] }) as TaskPlanState;
+
 function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
   // Most task plans carry no hook state: one substring search instead of splitting frontmatter.
-  if (!text.includes('extensions')) return { extensions: {}, recorded: [], diagnostics: [] };
+  if (!text.includes('extensions')) return NO_TASK_STATE;
   const fm = parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
   const extensions = fmRecord(fm.data, 'extensions');
   const recorded: TaskPlanState['recorded'] = [];
