@@ -52,6 +52,10 @@ export async function chatAvailable(): Promise<boolean> {
 async function toEditor(decision: DispatchDecision): Promise<TargetResult> {
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: decision.prompt });
   await vscode.window.showTextDocument(document, { preview: false });
+  // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
+  void vscode.window.showInformationMessage(`GSD: the ${decision.unitType} prompt for ${decision.unitId} is open in a new editor.`, 'Copy prompt').then((choice) => {
+    if (choice === 'Copy prompt') void vscode.env.clipboard.writeText(decision.prompt);
+  });
   return { target: 'editor', document };
 }
 
