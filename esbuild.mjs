@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -27,12 +28,14 @@ function listTests(dir) {
 }
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml] },
+  { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
   {
     ...common,
     entryPoints: ['src/cli.ts'],
     outfile: 'dist/cli.js',
+    plugins: [separateYaml],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

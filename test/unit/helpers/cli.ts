@@ -4,14 +4,23 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 let built: string | null = null;
 
 export async function buildCli(): Promise<string> {
   if (built) return built;
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-cli-')), 'cli.js');
-  await esbuild.build({ entryPoints: [path.join(__dirname, '..', '..', '..', 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: out, logLevel: 'error' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-cli-'));
+  const out = path.join(dir, 'cli.js');
+  const repo = path.join(__dirname, '..', '..', '..');
+  // The same layout as dist/: the CLI, and yaml in its own bundle beside it.
+  const plugins = (await import(pathToFileURL(path.join(repo, 'scripts', 'esbuild-plugins.mjs')).href)) as {
+    separateYaml: esbuild.Plugin;
+    vendorYamlBuild(outfile: string): esbuild.BuildOptions;
+  };
+  await esbuild.build({ entryPoints: [path.join(repo, 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: out, logLevel: 'error', plugins: [plugins.separateYaml] });
+  await esbuild.build({ ...plugins.vendorYamlBuild(path.join(dir, 'vendor-yaml.js')), absWorkingDir: repo, logLevel: 'error' });
   built = out;
   return out;
 }
