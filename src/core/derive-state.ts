@@ -6,6 +6,7 @@ import { deriveMilestonePart, type MilestoneDepth, type MilestonePart } from './
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import { milestoneIdFromDir, milestoneSeq, milestonesDir } from './gsd-layout';
 import { NodeGsdStore } from './gsd-store';
+import { preferencesFile } from './hook-config';
 import { locateProject } from './locate-project';
 import { parsePreferences } from './preferences';
 import { ProjectFiles } from './project-files';
@@ -113,9 +114,8 @@ interface Decision {
 export function deriveState(project: ProjectLocation, source: PartSource, options: DeriveOptions = {}): GSDState {
   const { files } = source;
   const diagnostics: Diagnostic[] = [];
-  const prefsIndex = files.dir(project.gsdDir);
-  const prefsName = prefsIndex?.entries.find((e) => e.isFile && e.name.toUpperCase() === 'PREFERENCES.MD')?.name;
-  if (prefsName) diagnostics.push(...files.parse(path.join(project.gsdDir, prefsName), parsePreferences).diagnostics);
+  const prefs = preferencesFile(files, project.gsdDir);
+  if (prefs) diagnostics.push(...files.parse(prefs, parsePreferences).diagnostics);
 
   const refs = listMilestones(files, project.gsdDir, diagnostics);
   // The lazy path reads each milestone only as deep as the status rules need, and the active one fully.

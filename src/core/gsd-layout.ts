@@ -4,10 +4,6 @@
 import * as path from 'node:path';
 import type { DirEntry } from './gsd-store';
 
-export const MILESTONE_DIR_RE = /^(M\d+(?:-[a-z0-9]{6})?)(?:-|$)/i;
-export const SLICE_ID_RE = /^S\d+$/i;
-export const TASK_ID_RE = /^T\d+$/i;
-
 /** Milestone id from its folder name: `M001`, `M001-abc123` (suffixed), `M001-FLIGHT-SIM` (legacy). */
 export function milestoneIdFromDir(name: string): string | null {
   const m = /^M(\d+)(?:-([a-z0-9]{6}))?(?:-.*)?$/i.exec(name);
@@ -19,11 +15,6 @@ export function milestoneIdFromDir(name: string): string | null {
 
 export function milestoneSeq(id: string): number {
   const m = /^M(\d+)/.exec(id);
-  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
-}
-
-export function unitSeq(id: string): number {
-  const m = /^[MST](\d+)/i.exec(id);
   return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
 }
 

@@ -21,10 +21,6 @@ export function parseUnitId(id: string): UnitRef | null {
   return ref;
 }
 
-export function unitIdOf(ref: UnitRef): string {
-  return [ref.milestoneId, ref.sliceId, ref.taskId].filter(Boolean).join('/');
-}
-
 export class UnitFileError extends Error {}
 
 /**
