@@ -111,11 +111,11 @@ export async function launchBrowser() {
 }
 
 /** Builds the workbench URL that loads an extension under development and, optionally, its tests. */
-export function workbenchUrl(server, { folder, extensionPath, testsPath }) {
+export function workbenchUrl(server, { folder, workspace, extensionPath, testsPath }) {
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload = [['skipWelcome', 'true']];
   if (extensionPath) payload.push(['extensionDevelopmentPath', remote(extensionPath)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
-  const query = new URLSearchParams({ folder, payload: JSON.stringify(payload) });
+  const query = new URLSearchParams({ ...(workspace ? { workspace } : { folder }), payload: JSON.stringify(payload) });
   return `${server.url}/?${query.toString()}`;
 }

@@ -22,7 +22,20 @@ function prepareWorkspaces() {
   const withoutGsd = path.join(base, 'plain-project');
   fs.mkdirSync(withoutGsd);
   fs.writeFileSync(path.join(withoutGsd, 'README.md'), '# A project that does not use GSD\n');
-  return { base, runs: [{ kind: 'with-gsd', folder: withGsd }, { kind: 'without-gsd', folder: withoutGsd }] };
+  // A multi-root workspace: a second copy of the sample and the CRLF legacy-names fixture.
+  const multi = path.join(base, 'multi');
+  fs.cpSync(sampleProject, path.join(multi, 'ledgerline'), { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'legacy-flight-sim'), path.join(multi, 'flight-sim'), { recursive: true });
+  const workspaceFile = path.join(multi, 'gsd.code-workspace');
+  fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'ledgerline' }, { path: 'flight-sim' }] }, null, 2));
+  return {
+    base,
+    runs: [
+      { kind: 'with-gsd', folder: withGsd },
+      { kind: 'without-gsd', folder: withoutGsd },
+      { kind: 'multi-root', workspace: workspaceFile },
+    ],
+  };
 }
 
 async function runWithCodeServer(runs) {
@@ -48,7 +61,7 @@ async function runWithCodeServer(runs) {
 }
 
 async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
-  console.log(`\n=== integration suite "${run.kind}" in code-server (${run.folder})`);
+  console.log(`\n=== integration suite "${run.kind}" in code-server (${run.folder ?? run.workspace})`);
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   const pageLog = path.join(artifactsDir, `browser-console-${run.kind}.log`);
   fs.writeFileSync(pageLog, '');
@@ -86,7 +99,7 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
     pump();
     void serveBridge();
   }, 250);
-  await page.goto(workbenchUrl(server, { folder: run.folder, extensionPath: repoRoot, testsPath }));
+  await page.goto(workbenchUrl(server, { folder: run.folder, workspace: run.workspace, extensionPath: repoRoot, testsPath }));
   const code = await Promise.race([
     exited,
     new Promise((r) => setTimeout(() => r('timeout'), RUN_TIMEOUT_MS)),
@@ -138,14 +151,14 @@ async function runWithElectron(runs) {
   const { runTests } = await import('@vscode/test-electron');
   let failed = 0;
   for (const run of runs) {
-    console.log(`\n=== integration suite "${run.kind}" in desktop VS Code (${run.folder})`);
+    console.log(`\n=== integration suite "${run.kind}" in desktop VS Code (${run.folder ?? run.workspace})`);
     try {
       await runTests({
         extensionDevelopmentPath: repoRoot,
         extensionTestsPath: testsPath,
         vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH || undefined,
         version: process.env.GSD_VSCODE_VERSION || undefined,
-        launchArgs: [run.folder, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+        launchArgs: [run.folder ?? run.workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
       });
     } catch (error) {
       console.error(`suite "${run.kind}" failed: ${error.message ?? error}`);

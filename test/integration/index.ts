@@ -6,9 +6,10 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 
-/** The suite set follows the opened workspace: one with `.gsd`, one without. */
-function workspaceKind(): 'with-gsd' | 'without-gsd' {
+/** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one. */
+function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' {
   const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length > 1) return 'multi-root';
   return folders.some((f) => fs.existsSync(path.join(f.uri.fsPath, '.gsd'))) ? 'with-gsd' : 'without-gsd';
 }
 

@@ -1,0 +1,25 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension, labelOf } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+
+describe('in a multi-root workspace', () => {
+  it('finds one project per folder with .gsd and shows one root node each', async () => {
+    const api = await activateExtension();
+    assert.deepEqual(api.workspace.list().map((p) => p.folder.name), ['ledgerline', 'flight-sim']);
+    const roots = api.panel.getChildren();
+    assert.deepEqual(roots.map((n) => labelOf(api.panel.getTreeItem(n))), ['ledgerline', 'flight-sim']);
+    assert.equal(api.panel.getTreeItem(roots[0]).description, 'executing · T03');
+    assert.equal(api.panel.getTreeItem(roots[1]).description, 'executing · T01');
+    assert.deepEqual(api.panel.getChildren(roots[1]).map((n) => labelOf(api.panel.getTreeItem(n))), ['Pending actions', 'M001: Flight simulator']);
+    const ids = new Set([...roots, ...roots.flatMap((r) => api.panel.getChildren(r))].map((n) => api.panel.getTreeItem(n).id));
+    assert.equal(ids.size, 2 + 4 + 2, 'tree item ids must be unique across projects');
+  });
+
+  it('shows both projects in the real workbench', async function () {
+    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    const view = await captureWorkbench('panel', ['ledgerline', 'flight-sim', 'M001: Flight simulator']);
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true, true, true]);
+  });
+});
