@@ -110,6 +110,12 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
     console.error(`integration suite "${run.kind}" did not finish within ${RUN_TIMEOUT_MS / 1000} s`);
   }
   await page.close();
+  // A suite that reported nothing (e.g. it ran another workspace's tests) has not passed.
+  const report = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+  if (code === 0 && !/\[gsd-integration\] finished: 0 failed/.test(report)) {
+    console.error(`integration suite "${run.kind}" exited 0 but reported no results`);
+    return 1;
+  }
   return code === 'timeout' ? 1 : code;
 }
 

@@ -59,6 +59,7 @@ export class GsdWorkspace implements vscode.Disposable {
 
   /** Finds `.gsd` for each workspace folder (walking up to the git root), keeping known indexes. */
   discover(): void {
+    this.log.debug(`looking for .gsd in ${vscode.workspace.workspaceFolders?.length ?? 0} workspace folder(s)`);
     const previous = new Map(this.watched.map((w) => [w.handle.project.gsdDir, w]));
     const next: Watched[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {

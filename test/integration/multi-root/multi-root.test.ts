@@ -6,6 +6,8 @@ import { captureWorkbench } from '../helpers/workbench';
 describe('in a multi-root workspace', () => {
   it('finds one project per folder with .gsd and shows one root node each', async () => {
     const api = await activateExtension();
+    // The workspace's folders can arrive after the extension started: wait for both projects.
+    for (let i = 0; i < 100 && api.workspace.list().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(api.workspace.list().map((p) => p.folder.name), ['ledgerline', 'flight-sim']);
     const roots = api.panel.getChildren();
     assert.deepEqual(roots.map((n) => labelOf(api.panel.getTreeItem(n))), ['ledgerline', 'flight-sim']);
