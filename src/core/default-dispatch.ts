@@ -2,22 +2,10 @@
 import * as path from 'node:path';
 import type { DeepReadonly, UnitDecision } from './middleware';
 import { PROMPTS, render } from './prompts/templates';
-import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from './types';
+import { activeUnits } from './find-unit';
+import type { GSDState, MilestoneEntry, SliceEntry } from './types';
 
 type State = DeepReadonly<GSDState>;
-
-export interface ActiveUnits {
-  milestone: DeepReadonly<MilestoneEntry> | null;
-  slice: DeepReadonly<SliceEntry> | null;
-  task: DeepReadonly<TaskEntry> | null;
-}
-
-export function activeUnits(state: State): ActiveUnits {
-  const milestone = state.milestones.find((m) => m.id === state.activeMilestone?.id) ?? null;
-  const slice = milestone?.slices.find((s) => s.id === state.activeSlice?.id) ?? null;
-  const task = slice?.tasks.find((t) => t.id === state.activeTask?.id) ?? null;
-  return { milestone, slice, task };
-}
 
 /** A path for a prompt: relative to the project root, with forward slashes. */
 export function promptPath(state: State, file: string): string {

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { defaultDecision } from './default-dispatch';
 import { deriveState, freshPartSource, NoProjectError } from './derive-state';
+import { activeUnits } from './find-unit';
 import {
   dispatchLogFile,
   fingerprintOf,
@@ -167,8 +168,7 @@ function chainHost(
 
 /** What the loop guard compares: the decision-relevant state and every hook's view of it. */
 function fingerprint(state: DeepReadonly<GSDState>): string {
-  const milestone = state.milestones.find((m) => m.id === state.activeMilestone?.id);
-  const slice = milestone?.slices.find((s) => s.id === state.activeSlice?.id);
+  const { slice } = activeUnits(state);
   return fingerprintOf({
     phase: state.phase,
     active: [state.activeMilestone?.id, state.activeSlice?.id, state.activeTask?.id],

@@ -9,11 +9,6 @@ export interface DirEntry {
   isFile: boolean;
 }
 
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
-}
-
 export type WriteResult = 'written' | 'conflict';
 
 export interface GsdStore {
@@ -21,7 +16,6 @@ export interface GsdStore {
   readText(path: string): string | null;
   /** Entries of a folder, or null when it does not exist. */
   list(dir: string): DirEntry[] | null;
-  stat(path: string): FileStat | null;
   /**
    * Replaces the file with `text` atomically (never a half-written file), but only if its current
    * text is still `expected` (null: the file must not exist). Otherwise nothing is written and the
@@ -64,16 +58,6 @@ export class NodeGsdStore implements GsdStore {
         }
         return { name: d.name, isDirectory: d.isDirectory(), isFile: d.isFile() };
       });
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
-  }
-
-  stat(path: string): FileStat | null {
-    try {
-      const s = fs.statSync(path);
-      return { size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;

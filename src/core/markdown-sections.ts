@@ -1,4 +1,5 @@
 // `## Heading` sections of a markdown body, with 1-based file line numbers, skipping fenced code.
+import { countLines } from './frontmatter';
 
 export interface Section {
   heading: string;
@@ -8,6 +9,11 @@ export interface Section {
   lines: string[];
   /** File line of lines[0]. */
   firstLine: number;
+}
+
+/** A line that opens or closes a fenced code block (inside which GSD lines are only examples). */
+export function isFence(line: string): boolean {
+  return /^\s*(```|~~~)/.test(line);
 }
 
 export function splitLines(text: string): string[] {
@@ -22,7 +28,7 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (isFence(line)) inFence = !inFence;
     const m = !inFence ? /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line) : null;
     if (m && m[1].length <= level) {
       if (current) out.push(current);
@@ -78,7 +84,7 @@ function findHeading(body: string, name: string): number {
 export function sectionNamed(body: string, startLine: number, name: string): Section | undefined {
   const at = findHeading(body, name);
   if (at === -1) return undefined;
-  const line = startLine + countNewlines(body, at);
+  const line = startLine + countLines(body, at);
   const contentStart = body.indexOf('\n', at);
   if (contentStart === -1) return { heading: name, line, lines: [], firstLine: line + 1 };
   const rest = body.slice(contentStart + 1);
@@ -88,8 +94,3 @@ export function sectionNamed(body: string, startLine: number, name: string): Sec
   return { heading: name, line, lines, firstLine: line + 1 };
 }
 
-function countNewlines(text: string, end: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}

@@ -1,6 +1,6 @@
 // `M001-ROADMAP.md`: the milestone title and its slice lines,
 // ``- [x] **S01: Title** `risk:high` `depends:[S01,S02]` `` with an indented `> After this: …`.
-import { firstHeading, splitLines } from './markdown-sections';
+import { firstHeading, isFence, splitLines } from './markdown-sections';
 import type { Diagnostic } from './types';
 
 export interface RoadmapSlice {
@@ -48,7 +48,7 @@ export function parseRoadmap(body: string, bodyStartLine: number, file: string):
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (isFence(line)) inFence = !inFence;
     if (inFence) continue;
     const m = SLICE_LINE.exec(line);
     if (!m) {

@@ -1,6 +1,6 @@
 // `S01-PLAN.md`: the slice's tasks, as checkbox lines ``- [ ] **T01: Title** `est:30m` `` with
 // indented `- Files:` / `- Verify:` lines, or as `### T01: Title` headings (which count as not done).
-import { firstHeading, splitLines } from './markdown-sections';
+import { firstHeading, isFence, splitLines } from './markdown-sections';
 import type { Diagnostic } from './types';
 
 export interface PlanTask {
@@ -48,7 +48,7 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (isFence(line)) inFence = !inFence;
     if (inFence) continue;
     const box = TASK_CHECKBOX.exec(line);
     const head = box ? null : TASK_HEADING.exec(line);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { parseCodeReview } from '../core/code-review';
 import { replanDecision } from '../core/default-dispatch';
+import { findUnit } from '../core/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
 import { unitOfFile } from './known-issues-codelens';
 import { runChosenUnit } from './next-unit-command';
@@ -30,9 +31,7 @@ export function registerCodeLensCommands(
       const unit = unitOrWarn(uri);
       if (!unit) return undefined;
       const state = workspace.state(unit.handle);
-      const milestone = state.milestones.find((m) => m.id === unit.milestoneId);
-      const slice = milestone?.slices.find((s) => s.id === unit.sliceId);
-      const task = slice?.tasks.find((t) => t.id === unit.taskId);
+      const { milestone, slice, task } = findUnit(state, unit.milestoneId, unit.sliceId, unit.taskId);
       if (!milestone || !slice) {
         void vscode.window.showWarningMessage(`GSD: ${unit.milestoneId}/${unit.sliceId} is not in the project's roadmap.`);
         return undefined;
@@ -53,11 +52,7 @@ export function registerCodeLensCommands(
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       const cycle = parseCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
-      const task = workspace
-        .state(unit.handle)
-        .milestones.find((m) => m.id === unit.milestoneId)
-        ?.slices.find((s) => s.id === unit.sliceId)
-        ?.tasks.find((t) => t.id === unit.taskId);
+      const { task } = findUnit(workspace.state(unit.handle), unit.milestoneId, unit.sliceId, unit.taskId);
       const reviews = task?.reviews ?? [];
       const current = reviews.find((r) => r.cycle === cycle);
       const previous = [...reviews].reverse().find((r) => cycle !== null && r.cycle < cycle);

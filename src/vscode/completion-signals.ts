@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { currentDispatch } from '../core/dispatch';
 import type { DispatchRecord } from '../core/dispatch-record';
 import { parseCodeReview } from '../core/code-review';
+import { findUnit } from '../core/find-unit';
 import type { GSDState } from '../core/types';
 import type { GsdWorkspace, ProjectChange } from './gsd-workspace';
 import type { UnitCompleter } from './next-unit-command';
@@ -14,9 +15,8 @@ import type { UnitCompleter } from './next-unit-command';
 /** The file whose appearance completes the unit, or null when the unit has no file signal. */
 export function signalFile(state: GSDState, record: DispatchRecord): string | null {
   const [mid, sid, tid] = record.unitId.split('/');
-  const milestone = state.milestones.find((m) => m.id === mid);
+  const { milestone, slice } = findUnit(state, mid, sid);
   if (!milestone) return null;
-  const slice = sid ? milestone.slices.find((s) => s.id === sid) : undefined;
   const sliceDir = slice?.dir ?? (sid ? path.join(milestone.dir, 'slices', sid) : undefined);
   const tasksDir = sliceDir ? path.join(sliceDir, 'tasks') : undefined;
   switch (record.unitType) {

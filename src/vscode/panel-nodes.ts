@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readHookLog, type HookLogEntry } from '../core/agent-hooks/hook-log';
+import { findUnit } from '../core/find-unit';
 import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
 import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
@@ -61,14 +62,14 @@ function stateOf(c: Ctx): GSDState {
   return c.workspace.state(c.handle);
 }
 
-function findMilestone(c: Ctx, mid: string): MilestoneEntry | undefined {
-  return stateOf(c).milestones.find((m) => m.id === mid);
+function findMilestone(c: Ctx, mid: string): MilestoneEntry | null {
+  return findUnit(stateOf(c), mid).milestone;
 }
-function findSlice(c: Ctx, mid: string, sid: string): SliceEntry | undefined {
-  return findMilestone(c, mid)?.slices.find((s) => s.id === sid);
+function findSlice(c: Ctx, mid: string, sid: string): SliceEntry | null {
+  return findUnit(stateOf(c), mid, sid).slice;
 }
-function findTask(c: Ctx, mid: string, sid: string, tid: string): TaskEntry | undefined {
-  return findSlice(c, mid, sid)?.tasks.find((t) => t.id === tid);
+function findTask(c: Ctx, mid: string, sid: string, tid: string): TaskEntry | null {
+  return findUnit(stateOf(c), mid, sid, tid).task;
 }
 
 export class ProjectNode extends PanelNode {
@@ -274,7 +275,7 @@ export class TaskNode extends PanelNode {
     super();
     this.id = `${base(c.handle)}/${mid}/${sid}/${tid}`;
   }
-  task(): TaskEntry | undefined {
+  task(): TaskEntry | null {
     return findTask(this.c, this.mid, this.sid, this.tid);
   }
   treeItem(): vscode.TreeItem {

@@ -4,7 +4,8 @@
 // still has pending actions sends the slice to replan-slice, unless a replan is recorded for that
 // very task: by GSD's S01-REPLAN.md (`**Blocker Task:** T02`) or in this hook's own state. The same
 // rule in every code path; a replan recorded for another task does not suppress this one.
-import { activeUnits, defaultDecision, replanDecision } from '../../default-dispatch';
+import { defaultDecision, replanDecision } from '../../default-dispatch';
+import { activeUnits } from '../../find-unit';
 import type { BuiltinHook } from '../../hook-loader';
 import type { DeepReadonly, GSDMiddleware, MiddlewareContext } from '../../middleware';
 import type { SliceEntry, TaskEntry } from '../../types';

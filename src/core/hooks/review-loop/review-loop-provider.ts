@@ -22,6 +22,7 @@ import {
   type SubagentStartOutput,
   type SubagentStopInput,
 } from '../../hooks-provider';
+import { activeUnits, findUnit } from '../../find-unit';
 import type { GSDState } from '../../types';
 import { REVIEW_LOOP, taskState } from './review-loop-state';
 
@@ -142,8 +143,7 @@ export class ReviewLoopProvider implements HooksProvider {
     const host = ctx.host;
     if (!host) return null;
     const state = host.state();
-    const milestone = state.milestones.find((m) => m.id === state.activeMilestone?.id);
-    const slice = milestone?.slices.find((s) => s.id === state.activeSlice?.id);
+    const { milestone, slice } = activeUnits(state);
     if (!milestone || !slice) return null;
     const sliceDir = slice.dir ?? path.join(milestone.dir, 'slices', slice.id);
     const rel = path.relative(host.gsdDir, path.join(sliceDir, `${slice.id}-CONTINUE.md`)).split(path.sep).join('/');
@@ -159,7 +159,7 @@ export class ReviewLoopProvider implements HooksProvider {
 
 /** GSD's CONTINUE shape (DESIGN.md section 2), with the review loop's state under Context. */
 function continueFile(state: GSDState, milestoneId: string, sliceId: string, host: LifecycleHost, input: PreCompactInput, nextUnit: string): string {
-  const slice = state.milestones.find((m) => m.id === milestoneId)!.slices.find((s) => s.id === sliceId)!;
+  const slice = findUnit(state, milestoneId, sliceId).slice!;
   const done = slice.tasks.filter((t) => t.done);
   const remaining = slice.tasks.filter((t) => !t.done);
   const unit = host.currentUnit();

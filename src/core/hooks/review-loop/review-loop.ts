@@ -4,7 +4,8 @@
 // actions of the task. It uses only the core's public API; the core does not know it exists.
 import * as path from 'node:path';
 import { parseCodeReview, reviewPassed, type CodeReview } from '../../code-review';
-import { activeUnits, promptPath } from '../../default-dispatch';
+import { promptPath } from '../../default-dispatch';
+import { activeUnits, findUnitById } from '../../find-unit';
 import type { BuiltinHook } from '../../hook-loader';
 import type { DeepReadonly, GSDMiddleware, MiddlewareContext, UnitDecision } from '../../middleware';
 import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from '../../types';
@@ -63,10 +64,7 @@ function taskUnderReview(ctx: Ctx): Target | null {
 
 /** A unit id's task inside the registry, whichever slice it is in. */
 function findTarget(state: DeepReadonly<GSDState>, unitId: string): Target | null {
-  const [mid, sid, tid] = unitId.split('/');
-  const milestone = state.milestones.find((m) => m.id === mid);
-  const slice = milestone?.slices.find((s) => s.id === sid);
-  const task = slice?.tasks.find((t) => t.id === tid);
+  const { milestone, slice, task } = findUnitById(state, unitId);
   return milestone && slice && task ? targetFor(state, milestone, slice, task) : null;
 }
 
