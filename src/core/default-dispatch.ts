@@ -7,9 +7,14 @@ import type { GSDState, MilestoneEntry, SliceEntry } from './types';
 
 type State = DeepReadonly<GSDState>;
 
-/** A path for a prompt: relative to the project root, with forward slashes. */
+/**
+ * A path for a prompt, relative to the project root with forward slashes. Files inside `.gsd` are
+ * named through `.gsd` even when it is a symlink to a folder elsewhere (the agent works from the root).
+ */
 export function promptPath(state: State, file: string): string {
-  return path.relative(state.root, file).split(path.sep).join('/');
+  const inGsd = path.relative(state.gsdDir, file);
+  const rel = !inGsd.startsWith('..') && !path.isAbsolute(inGsd) ? path.join('.gsd', inGsd) : path.relative(state.root, file);
+  return rel.split(path.sep).join('/');
 }
 
 function slicePaths(state: State, milestone: DeepReadonly<MilestoneEntry>, slice: DeepReadonly<SliceEntry>) {

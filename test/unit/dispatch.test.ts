@@ -254,3 +254,14 @@ describe('afterDispatch', () => {
     await assert.rejects(afterDispatch(options), /already completed/);
   });
 });
+
+describe('prompt paths', () => {
+  it('name files through .gsd even when .gsd is a symlink to a folder elsewhere', async () => {
+    const real = copySample();
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-linked-'));
+    fs.symlinkSync(path.join(real, '.gsd'), path.join(project, '.gsd'));
+    const out = await dispatchNextUnit({ root: project });
+    assert.match(out.decision!.prompt, /Read the task plan \(\.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T03-PLAN\.md\)/);
+    assert.doesNotMatch(out.decision!.prompt, /\.\.\//);
+  });
+});

@@ -91,6 +91,11 @@ function readLastReview(ctx: Ctx, target: Target, rel: string): CodeReview | nul
   return parseCodeReview(text, rel);
 }
 
+/** A file of the task as the prompt names it (its conventional place when it does not exist yet). */
+function taskFile(t: Target, suffix: 'PLAN' | 'SUMMARY', file: string | undefined): string {
+  return promptPath(t.state, file ?? path.join(t.state.gsdDir, t.tasksDir, `${t.task.id}-${suffix}.md`));
+}
+
 function reviewDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
   const max = maxCycles(ctx.options);
   const reviewPath = `.gsd/${t.tasksDir}/${t.task.id}-CODE-REVIEW.md`;
@@ -104,8 +109,8 @@ function reviewDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision
     cycle: String(active.cycle),
     maxCycles: String(max),
     reviewPath,
-    taskPlanPath: t.task.planFile ? promptPath(t.state, t.task.planFile) : `.gsd/${t.tasksDir}/${t.task.id}-PLAN.md`,
-    taskSummaryPath: t.task.summaryFile ? promptPath(t.state, t.task.summaryFile) : `.gsd/${t.tasksDir}/${t.task.id}-SUMMARY.md`,
+    taskPlanPath: taskFile(t, 'PLAN', t.task.planFile),
+    taskSummaryPath: taskFile(t, 'SUMMARY', t.task.summaryFile),
     keyFiles: t.task.files.length ? ` (${t.task.files.join(', ')})` : '',
     previousReview: previous,
   });
@@ -130,7 +135,7 @@ function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
     lastReviewPath: active.lastReviewPath ? `.gsd/${active.lastReviewPath}` : '(missing)',
     issues: issueLines(last?.openIssues ?? []),
     verify: t.task.verify ?? 'its Verify command',
-    taskSummaryPath: t.task.summaryFile ? promptPath(t.state, t.task.summaryFile) : `.gsd/${t.tasksDir}/${t.task.id}-SUMMARY.md`,
+    taskSummaryPath: taskFile(t, 'SUMMARY', t.task.summaryFile),
   });
   return {
     unitType: 'fix-task',
