@@ -209,3 +209,21 @@ describe('agent hooks bridge (gsd-review hook)', function () {
     });
   });
 });
+
+describe('agent hooks with a symlinked .gsd', function () {
+  this.timeout(60_000);
+  it('reads the review and allows writing it through either path', async () => {
+    const gsd = await buildCli();
+    const real = project();
+    const root = fs.mkdtempSync(path.join(path.dirname(real), 'gsd-linked-'));
+    fs.symlinkSync(path.join(real, '.gsd'), path.join(root, '.gsd'));
+    const hook = (p: Record<string, unknown>) => cli(gsd, ['hook'], JSON.stringify({ cwd: root, ...p })).json;
+    hook({ hook_event_name: 'SubagentStart', agent_type: 'gsd-reviewer' });
+    const viaLink = hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(root, TASKS, 'T01-CODE-REVIEW.md') } });
+    const viaReal = hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(fs.realpathSync(real), TASKS, 'T01-CODE-REVIEW.md') } });
+    assert.deepEqual([viaLink.hookSpecificOutput.permissionDecision, viaReal.hookSpecificOutput.permissionDecision], ['allow', 'allow']);
+    fs.writeFileSync(path.join(root, TASKS, 'T01-CODE-REVIEW.md'), codeReview('T01', 1, 'approved', []));
+    const stop = hook({ hook_event_name: 'SubagentStop', agent_type: 'gsd-reviewer' });
+    assert.match(stop.systemMessage, /processed the review of M001\/S01\/T01, cycle 1/);
+  });
+});

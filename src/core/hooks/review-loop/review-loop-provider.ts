@@ -43,11 +43,16 @@ function reviewPathOf(unit: DispatchRecord): string | null {
   return typeof unit.data?.reviewPath === 'string' ? unit.data.reviewPath : null;
 }
 
+/** The review file relative to `.gsd`; the prompt names it as `.gsd/…` (`.gsd` may be a symlink). */
+function reviewInGsd(rel: string): string {
+  return rel.replace(/^\.gsd[\\/]/, '');
+}
+
 /** The reviewer has written the review this unit asked for (this cycle, after the dispatch). */
 function reviewWritten(host: LifecycleHost, unit: DispatchRecord): boolean {
   const rel = reviewPathOf(unit);
   if (!rel) return false;
-  const text = host.readGsdFile(path.relative(host.gsdDir, path.resolve(host.root, rel)));
+  const text = host.readGsdFile(reviewInGsd(rel));
   if (!text) return false;
   const review = parseCodeReview(text, rel);
   return review.wellFormed && review.cycle === unit.data?.cycle;
@@ -129,9 +134,10 @@ export class ReviewLoopProvider implements HooksProvider {
     if (!ours(unit) || unit.unitType !== 'review-task') return null;
     const rel = reviewPathOf(unit);
     if (!rel) return null;
-    const review = path.resolve(host.root, rel);
+    // The agent may name the review through the `.gsd` link or through the folder it points to.
+    const review = new Set([path.resolve(host.root, rel), path.join(host.gsdDir, reviewInGsd(rel))]);
     const paths = toolPaths(input.toolInput);
-    const outside = paths.find((p) => path.resolve(ctx.cwd, p) !== review);
+    const outside = paths.find((p) => !review.has(path.resolve(ctx.cwd, p)));
     if (!outside && paths.length > 0) return { permissionDecision: 'allow' };
     return {
       permissionDecision: 'deny',
