@@ -1,10 +1,12 @@
 // `GSD: Next Unit` and `GSD: Complete Unit`: the core decides (hooks included), the unit goes to the
 // configured target, and only then is the hook state committed and the dispatch recorded.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_HOOKS } from '../builtin-hooks';
 import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch';
 import type { DispatchDecision } from '../core/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
+import { dirtyDocumentsUnder, EditorAwareStore, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export interface NextUnitResult {
@@ -36,6 +38,7 @@ function settings() {
 function coreOptions(handle: ProjectHandle, log: vscode.LogOutputChannel) {
   return {
     root: handle.project.root,
+    store: new EditorAwareStore(),
     builtins: BUILTIN_HOOKS,
     trusted: vscode.workspace.isTrusted,
     log: { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) },
@@ -49,6 +52,9 @@ async function deliver(
   log: vscode.LogOutputChannel,
   commit: () => Promise<DispatchOutcome>,
 ): Promise<{ outcome: DispatchOutcome; target: TargetResult }> {
+  // Checked before anything is sent: a dispatch must not half-happen because a write is refused.
+  const dirty = dirtyDocumentsUnder(handle.project.gsdDir);
+  if (dirty.length) throw new TargetRefused(`GSD: save or revert your unsaved GSD files first (${dirty.map((f) => path.basename(f)).join(', ')}); dispatching writes hook state into them.`);
   const s = settings();
   const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted });
   const outcome = await commit();
@@ -124,6 +130,10 @@ export class UnitCompleter {
       } catch (error) {
         if (error instanceof NothingDispatchedError) {
           this.log.info(`nothing to complete (${why}): ${error.message}`);
+          return null;
+        }
+        if (error instanceof UnsavedChangesError) {
+          void vscode.window.showWarningMessage(`GSD: could not complete the unit: ${error.message}`);
           return null;
         }
         throw error;

@@ -75,6 +75,22 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
   });
 
+  it('refuses to dispatch while a GSD file has unsaved changes, and writes nothing', async () => {
+    const plan = path.join(tasks, 'T02-PLAN.md');
+    const before = fs.readFileSync(plan, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(plan);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'A note typed but not saved.\n');
+    await vscode.workspace.applyEdit(edit);
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    assert.equal(result.target, null);
+    assert.equal(result.outcome!.applied, false);
+    assert.equal(fs.readFileSync(plan, 'utf8'), before);
+    assert.ok(doc.isDirty, 'the unsaved edit is still there');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('completes a fix with GSD: Complete Unit, and a review as soon as its file is written', async () => {
     await vscode.commands.executeCommand('gsd.completeUnit');
     await waitFor('the fix to be recorded', () => t02Review().activeReview?.status === 'pending_review');
