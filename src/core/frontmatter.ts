@@ -32,21 +32,36 @@ export interface FrontmatterBlock {
   closed: boolean;
 }
 
-const OPENING = /^(\uFEFF)?---[ \t]*(\r?\n)/;
-const CLOSING = /(^|\r?\n)---[ \t]*(?:\r?\n|$)/gm;
+/** Where a `---` fence line starting at `at` ends (after its line break), or -1 if it is not one. */
+function fenceLineEnd(text: string, at: number): number {
+  if (!text.startsWith('---', at)) return -1;
+  let i = at + 3;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  if (i === text.length) return i;
+  if (text.charCodeAt(i) === 10) return i + 1;
+  if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) return i + 2;
+  return -1;
+}
 
-/** Finds the fences without parsing anything; shared by reading and by the byte-preserving writer. */
+/**
+ * Finds the fences without parsing anything; shared by reading and by the byte-preserving writer.
+ * Scanned by hand (every file of a full derive passes here): the block opens with `---` on the
+ * first line (after an optional BOM) and closes at the next line that is `---`.
+ */
 export function findFrontmatterBlock(text: string): FrontmatterBlock {
-  const open = OPENING.exec(text);
-  if (!open) return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false };
-  const yamlStart = open[0].length;
-  const eol = open[2] === '\r\n' ? '\r\n' : '\n';
-  // `^` with the m flag also matches at yamlStart, so an empty block (--- right after ---) closes.
-  CLOSING.lastIndex = yamlStart;
-  const close = CLOSING.exec(text);
-  if (!close) return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false };
-  const yamlEnd = close.index + close[1].length;
-  return { yaml: text.slice(yamlStart, yamlEnd), yamlStart, yamlEnd, bodyStart: close.index + close[0].length, eol, present: true, closed: true };
+  const at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const yamlStart = fenceLineEnd(text, at);
+  // The opening fence needs its own line break; `---` alone is not a block.
+  if (yamlStart === -1 || text.charCodeAt(yamlStart - 1) !== 10) {
+    return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false };
+  }
+  const eol = text.charCodeAt(yamlStart - 2) === 13 ? '\r\n' : '\n';
+  // Searching from the opening fence's own line break also finds an empty block (--- right after ---).
+  for (let nl = text.indexOf('\n---', yamlStart - 1); nl !== -1; nl = text.indexOf('\n---', nl + 1)) {
+    const bodyStart = fenceLineEnd(text, nl + 1);
+    if (bodyStart !== -1) return { yaml: text.slice(yamlStart, nl + 1), yamlStart, yamlEnd: nl + 1, bodyStart, eol, present: true, closed: true };
+  }
+  return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false };
 }
 
 export function countLines(text: string, end = text.length): number {
@@ -64,29 +79,73 @@ export interface ParseOptions {
   onlyKeys?: readonly string[];
 }
 
-const keyPatterns = new Map<string, RegExp>();
+/** Wanted keys by the character code they start with (ASCII keys), built once per key list. */
+const keyTables = new WeakMap<readonly string[], Array<string[] | undefined>>();
 
-function keyLines(keys: readonly string[]): RegExp {
-  const id = keys.join('|');
-  let re = keyPatterns.get(id);
-  if (!re) {
-    re = new RegExp(`^(${keys.map((k) => k.replace(/[^\w-]/g, '')).join('|')})[ \\t]*:(.*)$`, 'gm');
-    keyPatterns.set(id, re);
+function keyTable(keys: readonly string[]): Array<string[] | undefined> {
+  let table = keyTables.get(keys);
+  if (!table) {
+    table = new Array<string[] | undefined>(128);
+    for (const key of keys) (table[key.charCodeAt(0)] ??= []).push(key);
+    keyTables.set(keys, table);
   }
-  return re;
+  return table;
 }
 
-/** The wanted keys read line by line, or null when any of them needs the real parser. */
+/** Where the value starts when `key` starts the line at `start` and is followed by `[ \t]*:`, else -1. */
+function valueAfterKey(yaml: string, start: number, key: string): number {
+  if (!yaml.startsWith(key, start)) return -1;
+  let i = start + key.length;
+  while (yaml.charCodeAt(i) === 32 || yaml.charCodeAt(i) === 9) i++;
+  return yaml.charCodeAt(i) === 58 ? i + 1 : -1;
+}
+
+/**
+ * Whether the next line from `at` with content (not blank, not a comment) is indented. After a value,
+ * YAML folds such a line into it; at the top, the whole mapping is indented. Either way the YAML
+ * parser decides.
+ */
+function nextContentIndented(yaml: string, at: number): boolean {
+  let lineStart = at;
+  for (let i = at; i < yaml.length; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 10) lineStart = i + 1;
+    else if (c === 35) {
+      const nl = yaml.indexOf('\n', i);
+      if (nl === -1) return false;
+      i = nl;
+      lineStart = nl + 1;
+    } else if (c !== 32 && c !== 9 && c !== 13) return i > lineStart;
+  }
+  return false;
+}
+
+/**
+ * The wanted keys read line by line, or null when any of them needs the real parser. A scan by hand:
+ * a summary's frontmatter is mostly lists the core does not read, and a regex over every line was
+ * the largest single cost of a full derive after reading the files.
+ */
 function readKeys(yaml: string, keys: readonly string[]): Record<string, unknown> | null {
-  const re = keyLines(keys);
-  re.lastIndex = 0;
+  const table = keyTable(keys);
+  if (nextContentIndented(yaml, 0)) return null;
   const data: Record<string, unknown> = {};
-  for (let m = re.exec(yaml); m; m = re.exec(yaml)) {
-    const raw = m[2].replace(/\r$/, '').trim();
-    if (raw === '' || Object.prototype.hasOwnProperty.call(data, m[1])) return null;
-    const value = plainScalar(raw);
-    if (!value) return null;
-    data[m[1]] = value.value;
+  for (let start = 0; start < yaml.length; ) {
+    let end = yaml.indexOf('\n', start);
+    if (end === -1) end = yaml.length;
+    const candidates = table[yaml.charCodeAt(start)];
+    if (candidates) {
+      for (const key of candidates) {
+        const value = valueAfterKey(yaml, start, key);
+        if (value === -1 || value > end) continue;
+        const raw = yaml.slice(value, yaml.charCodeAt(end - 1) === 13 ? end - 1 : end).trim();
+        if (raw === '' || Object.prototype.hasOwnProperty.call(data, key)) return null;
+        const scalar = plainScalar(raw);
+        if (!scalar || nextContentIndented(yaml, end + 1)) return null;
+        data[key] = scalar.value;
+        break;
+      }
+    }
+    start = end + 1;
   }
   return data;
 }
