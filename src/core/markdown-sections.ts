@@ -13,6 +13,9 @@ export interface Section {
 
 /** A line that opens or closes a fenced code block (inside which GSD lines are only examples). */
 export function isFence(line: string): boolean {
+  // Most lines start with a printable ASCII character other than ` and ~: they cannot open a fence.
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127 && c !== 96 && c !== 126) return false;
   return /^\s*(```|~~~)/.test(line);
 }
 
@@ -29,7 +32,7 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isFence(line)) inFence = !inFence;
-    const m = !inFence ? /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line) : null;
+    const m = !inFence && line.charCodeAt(0) === 35 ? /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line) : null;
     if (m && m[1].length <= level) {
       if (current) out.push(current);
       current = m[1] === marker ? { heading: m[2], line: startLine + i, lines: [], firstLine: startLine + i + 1 } : null;
@@ -49,7 +52,7 @@ export function findSection(all: readonly Section[], name: string): Section | un
 /** First `# Title` line of a body, without the `#`. */
 export function firstHeading(lines: readonly string[]): { text: string; index: number } | null {
   for (let i = 0; i < lines.length; i++) {
-    const m = /^#\s+(.+?)\s*$/.exec(lines[i]);
+    const m = lines[i].charCodeAt(0) === 35 ? /^#\s+(.+?)\s*$/.exec(lines[i]) : null;
     if (m) return { text: m[1], index: i };
   }
   return null;
@@ -61,6 +64,15 @@ function escapeRegExp(s: string): string {
 
 const headingPatterns = new Map<string, RegExp>();
 
+/** Whether the rest of a heading line from `i` is only `[ \t]*#*[ \t]*\r?` (closing hashes, spaces). */
+function headingTailEnds(body: string, i: number): boolean {
+  while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
+  while (body.charCodeAt(i) === 35) i++;
+  while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
+  if (body.charCodeAt(i) === 13) i++;
+  return i === body.length || body.charCodeAt(i) === 10;
+}
+
 /** Offset of the `## name` heading line, or -1. Most files spell it exactly; the regex is the slow path. */
 function findHeading(body: string, name: string): number {
   let re = headingPatterns.get(name);
@@ -69,12 +81,22 @@ function findHeading(body: string, name: string): number {
     headingPatterns.set(name, re);
   }
   const exact = body.indexOf(`## ${name}`);
-  if (exact !== -1 && (exact === 0 || body[exact - 1] === '\n')) {
-    const end = body.indexOf('\n', exact);
-    if (re.test(body.slice(exact, end === -1 ? undefined : end))) return exact;
-  }
+  if (exact !== -1 && (exact === 0 || body.charCodeAt(exact - 1) === 10) && headingTailEnds(body, exact + 3 + name.length)) return exact;
   const m = re.exec(body);
   return m ? m.index : -1;
+}
+
+const NEXT_HEADING = /^#{1,2}[ \t]/gm;
+
+/** Offsets of one named `##` section: its heading line, and its content up to the next `#`/`##` heading. */
+export function sectionRange(body: string, name: string): { heading: number; start: number; end: number } | undefined {
+  const heading = findHeading(body, name);
+  if (heading === -1) return undefined;
+  const lineEnd = body.indexOf('\n', heading);
+  if (lineEnd === -1) return { heading, start: body.length, end: body.length };
+  NEXT_HEADING.lastIndex = lineEnd + 1;
+  const next = NEXT_HEADING.exec(body);
+  return { heading, start: lineEnd + 1, end: next ? next.index : body.length };
 }
 
 /**
@@ -82,15 +104,10 @@ function findHeading(body: string, name: string): number {
  * thousands of summaries and needs only their Known Issues.
  */
 export function sectionNamed(body: string, startLine: number, name: string): Section | undefined {
-  const at = findHeading(body, name);
-  if (at === -1) return undefined;
-  const line = startLine + countLines(body, at);
-  const contentStart = body.indexOf('\n', at);
-  if (contentStart === -1) return { heading: name, line, lines: [], firstLine: line + 1 };
-  const rest = body.slice(contentStart + 1);
-  const end = /^#{1,2}[ \t]/m.exec(rest);
-  const lines = splitLines(end ? rest.slice(0, end.index) : rest);
+  const range = sectionRange(body, name);
+  if (!range) return undefined;
+  const line = startLine + countLines(body, range.heading);
+  const lines = splitLines(body.slice(range.start, range.end));
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return { heading: name, line, lines, firstLine: line + 1 };
 }
-

@@ -2,7 +2,7 @@
 // under `## Known Issues`.
 import { fmBoolean, fmString, parseFrontmatter } from './frontmatter';
 import { extractPendingActions, type PendingActionLine } from './known-issues';
-import { sectionNamed } from './markdown-sections';
+import { sectionNamed, sectionRange } from './markdown-sections';
 import type { Diagnostic } from './types';
 
 export interface TaskSummary {
@@ -23,14 +23,39 @@ export interface TaskSummary {
 /** The keys the core uses; the rest of GSD's summary frontmatter (key_files, provides, …) is GSD's. */
 const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];
 
+// The list's lead-in (known-issues.ts); without it a Known Issues section has no pending actions.
+const PENDING_ACTIONS = /pending actions/i;
+
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
+
+// `# Title` and up to five following lines without a `#` (where GSD puts the bold one-liner).
+const TITLE_BLOCK = /^#[ \t]+(.+?)[ \t]*\r?$((?:\r?\n[^#\n]*){0,5})/my;
+
+/** The first `# ` line and what follows it; tried only where a line starts with `# `. */
+function titleBlock(body: string): RegExpExecArray | null {
+  for (let at = body.indexOf('#'); at !== -1; at = body.indexOf('#', at + 1)) {
+    const before = at === 0 ? 10 : body.charCodeAt(at - 1);
+    const after = body.charCodeAt(at + 1);
+    if ((before !== 10 && before !== 13) || (after !== 32 && after !== 9)) continue;
+    TITLE_BLOCK.lastIndex = at;
+    const m = TITLE_BLOCK.exec(body);
+    if (m) return m;
+  }
+  return null;
+}
+
+/** A copy that does not keep the whole file alive (a substring of 13+ characters points into it). */
+const own = (s: string | undefined): string | undefined => (s === undefined || s.length < 13 ? s : (' ' + s).slice(1));
 
 export function parseTaskSummary(text: string, file: string): TaskSummary {
   const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
   const diagnostics = [...fm.diagnostics];
-  const known = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
+  // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
+  const known = sectionRange(fm.body, 'Known Issues');
+  const knownText = known ? fm.body.slice(known.start, known.end) : '';
+  const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues')) : [];
   // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
-  const head = /^#[ \t]+(.+?)[ \t]*\r?$((?:\r?\n[^#\n]*){0,5})/m.exec(fm.body);
+  const head = titleBlock(fm.body);
   const heading = head ? { text: head[1] } : null;
   const oneLiner = head ? /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m.exec(head[2])?.[1] : undefined;
   const verificationResult = fmString(fm.data, 'verification_result');
@@ -43,8 +68,8 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   }
   const summary: TaskSummary = {
     blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
-    knownIssues: known ? known.lines.join('\n').trim() : '',
-    pendingActions: extractPendingActions(known),
+    knownIssues: own((knownText.includes('\r') ? knownText.replace(/\r\n/g, '\n') : knownText).trim())!,
+    pendingActions,
     diagnostics,
   };
   const put = <K extends keyof TaskSummary>(key: K, value: TaskSummary[K] | undefined) => {
@@ -53,10 +78,10 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   put('id', fmString(fm.data, 'id')?.toUpperCase());
   put('parent', fmString(fm.data, 'parent'));
   put('milestone', fmString(fm.data, 'milestone'));
-  put('title', heading?.text.replace(/^T\d+\s*[:.-]\s*/i, ''));
-  put('oneLiner', oneLiner);
+  put('title', own(heading?.text.replace(/^T\d+\s*[:.-]\s*/i, '')));
+  put('oneLiner', own(oneLiner));
   put('duration', fmString(fm.data, 'duration'));
   put('verificationResult', verificationResult);
-  put('completedAt', completedAt);
+  put('completedAt', own(completedAt));
   return summary;
 }
