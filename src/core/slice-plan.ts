@@ -36,22 +36,50 @@ function fileList(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/**
+ * Whether a line can be anything the loop below looks at: a list item, a heading, a fence, or a
+ * Files/Verify line. Prose lines (most of a plan) skip every pattern; non-ASCII goes the long way.
+ */
+function mayMatter(c: number): boolean {
+  return c === 45 || c === 42 || c === 43 || c === 35 || c === 96 || c === 126 || c === 70 || c === 102 || c === 86 || c === 118 || c > 126 || (c >= 10 && c <= 13);
+}
+
+/** Whether a checkbox can follow: a bullet at `i`, blanks, then `[` (the Files/Verify lines fail here). */
+function mayBeCheckbox(line: string, i: number): boolean {
+  const c = line.charCodeAt(i);
+  if (c > 126 || (c >= 10 && c <= 13)) return true;
+  if (c !== 45 && c !== 42 && c !== 43) return false;
+  let j = i + 1;
+  for (let d = line.charCodeAt(j); d === 32 || d === 9; d = line.charCodeAt(++j));
+  const next = line.charCodeAt(j);
+  return next > 126 || (next >= 10 && next <= 13) || (j > i + 1 && next === 91);
+}
+
 export function parseSlicePlan(body: string, bodyStartLine: number, file: string): SlicePlan {
   const lines = splitLines(body);
   const diagnostics: Diagnostic[] = [];
   const heading = firstHeading(lines);
   const title = heading ? heading.text.replace(/^S\d+\s*[:.-]\s*/i, '') : '';
-  const goal = lines.map((l) => /^\*\*Goal:\*\*\s*(.+)$/.exec(l)?.[1]).find(Boolean);
+  let goal: string | undefined;
+  for (const l of lines) {
+    goal = l.startsWith('**Goal:**') ? /^\*\*Goal:\*\*\s*(.+)$/.exec(l)?.[1] : undefined;
+    if (goal) break;
+  }
   const tasks: PlanTask[] = [];
   const seen = new Set<string>();
   let current: PlanTask | null = null;
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    let at = 0;
+    while (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9) at++;
+    if (!mayMatter(line.charCodeAt(at))) continue;
     if (isFence(line)) inFence = !inFence;
     if (inFence) continue;
-    const box = TASK_CHECKBOX.exec(line);
-    const head = box ? null : TASK_HEADING.exec(line);
+    const boxLike = mayBeCheckbox(line, at);
+    const hashed = line.charCodeAt(0) === 35;
+    const box = boxLike ? TASK_CHECKBOX.exec(line) : null;
+    const head = box || !hashed ? null : TASK_HEADING.exec(line);
     if (box || head) {
       const id = (box ? box[2] : head![1]).toUpperCase();
       if (seen.has(id)) {
@@ -74,12 +102,12 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
       tasks.push(current);
       continue;
     }
-    if (TASK_LIKE.test(line)) {
+    if (boxLike && TASK_LIKE.test(line)) {
       diagnostics.push({ file, line: bodyStartLine + i, severity: 'warning', message: 'task line not understood: expected "- [ ] **T01: Title** `est:30m`"' });
       continue;
     }
     if (!current) continue;
-    if (/^#{1,3}\s/.test(line)) {
+    if (hashed && /^#{1,3}\s/.test(line)) {
       current = null;
       continue;
     }
