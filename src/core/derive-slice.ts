@@ -6,8 +6,10 @@ import { parseContinueFile } from './continue-file';
 import { countLines, fmRecord, parseFrontmatter } from './frontmatter';
 import type { ProjectFiles } from './project-files';
 import { parseReplan } from './replan';
-import { parseSlicePlan } from './slice-plan';
+import { parseSlicePlan, type PlanTask } from './slice-plan';
 import { parseTaskSummary } from './task-summary';
+import type { PendingActionLine } from './known-issues';
+import type { DirIndex } from './gsd-layout';
 import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from './types';
 
 export interface SlicePart {
@@ -38,12 +40,14 @@ interface TaskPlanState {
   diagnostics: Diagnostic[];
 }
 
+const TASK_PLAN_KEYS = ['extensions'];
+
 const NO_TASK_STATE: TaskPlanState = Object.freeze({ extensions: Object.freeze({}), recorded: [], diagnostics: [] }) as TaskPlanState;
 
 function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
   // Most task plans carry no hook state: one substring search instead of splitting frontmatter.
   if (!text.includes('extensions')) return NO_TASK_STATE;
-  const fm = parseFrontmatter(text, file, { onlyKeys: ['extensions'] });
+  const fm = parseFrontmatter(text, file, { onlyKeys: TASK_PLAN_KEYS });
   const extensions = fmRecord(fm.data, 'extensions');
   const recorded: TaskPlanState['recorded'] = [];
   for (const [hook, block] of Object.entries(extensions)) {
@@ -61,6 +65,15 @@ function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
   return { extensions, recorded, diagnostics: fm.diagnostics };
 }
 
+const NO_ACTIONS: readonly PendingActionLine[] = [];
+const NO_RECORDED: TaskPlanState['recorded'] = [];
+
+const NO_REVIEW_FILES: Array<{ file: string; snapshotCycle: number | null }> = [];
+
+const SNAPSHOTS_FIRST = [true, false];
+
+const SUMMARY_SUFFIX = /SUMMARY\.md$/i;
+
 const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
 
 function reviewHistory(
@@ -69,10 +82,12 @@ function reviewHistory(
   reviewFiles: Array<{ file: string; snapshotCycle: number | null }>,
   diagnostics: Diagnostic[],
 ): ReviewCycle[] {
+  // Most tasks have no review file; this runs for every task of a full derive.
+  if (reviewFiles.length === 0) return [];
   const byCycle = new Map<number, ReviewCycle>();
   // Snapshots first: when the live file repeats a snapshotted cycle, the snapshot is that cycle.
-  const ordered = [...reviewFiles].sort((a, b) => (a.snapshotCycle === null ? 1 : 0) - (b.snapshotCycle === null ? 1 : 0));
-  for (const { file, snapshotCycle } of ordered) {
+  for (const snapshots of SNAPSHOTS_FIRST) for (const { file, snapshotCycle } of reviewFiles) {
+    if ((snapshotCycle !== null) !== snapshots) continue;
     const parsed = files.parse<CodeReview>(file, parseCodeReview);
     diagnostics.push(...parsed.diagnostics);
     const review = parsed.value;
@@ -97,7 +112,67 @@ function reviewHistory(
       snapshot: snapshotCycle !== null,
     });
   }
-  return [...byCycle.values()].sort((a, b) => a.cycle - b.cycle);
+  const history = [...byCycle.values()];
+  return history.length > 1 ? history.sort((a, b) => a.cycle - b.cycle) : history;
+}
+
+function addAll<T>(target: T[], items: readonly T[]): void {
+  // A loop, not push(...items): this runs for every task and most lists are empty.
+  for (const item of items) target.push(item);
+}
+
+/** One task of the plan with what its own files say: plan state, summary, reviews. */
+function taskEntry(
+  files: ProjectFiles,
+  t: PlanTask,
+  tasksDir: DirIndex | null,
+  milestoneId: string,
+  sliceId: string,
+  reviewFiles: Array<{ file: string; snapshotCycle: number | null }>,
+  diagnostics: Diagnostic[],
+): TaskEntry {
+  const planFile = tasksDir?.file(t.id, 'PLAN') ?? null;
+  // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
+  const planState = planFile ? files.parse(planFile, parseTaskPlanFrontmatter) : null;
+  if (planState) addAll(diagnostics, planState.diagnostics);
+  const summaryFile = tasksDir?.file(t.id, 'SUMMARY') ?? null;
+  const summary = summaryFile ? files.parse(summaryFile, parseTaskSummary) : null;
+  if (summary) addAll(diagnostics, summary.diagnostics);
+  const s = summary?.value ?? null;
+  if (s && s.id && s.id !== t.id) {
+    diagnostics.push({ file: summaryFile!, line: 1, severity: 'warning', message: `summary says id ${s.id} but is filed under task ${t.id}` });
+  }
+  if (s && s.parent && s.parent.toUpperCase() !== sliceId.toUpperCase()) {
+    diagnostics.push({ file: summaryFile!, line: 1, severity: 'warning', message: `summary says parent ${s.parent} but sits in slice ${sliceId}` });
+  }
+  const pendingActions: PendingAction[] = [];
+  for (const a of s?.pendingActions ?? NO_ACTIONS) {
+    pendingActions.push({ text: a.text, source: 'summary', file: summaryFile!, line: a.line, milestoneId, sliceId, taskId: t.id });
+  }
+  for (const r of planState?.value?.recorded ?? NO_RECORDED) {
+    pendingActions.push({ text: r.text, source: r.hook, file: planFile!, line: r.line, milestoneId, sliceId, taskId: t.id });
+  }
+  // GSD counts a task with a SUMMARY as done, even when its box is unchecked.
+  const done = summaryFile !== null || t.done;
+  const task: TaskEntry = {
+    id: t.id,
+    title: t.title,
+    status: done ? 'done' : 'pending',
+    done,
+    files: t.files,
+    planLine: t.line,
+    blockerDiscovered: s?.blockerDiscovered ?? false,
+    pendingActions,
+    reviews: reviewHistory(files, t.id, reviewFiles, diagnostics),
+    extensions: planState?.value?.extensions ?? {},
+  };
+  if (t.estimate) task.estimate = t.estimate;
+  if (t.verify) task.verify = t.verify;
+  if (planFile) task.planFile = planFile;
+  if (summaryFile) task.summaryFile = summaryFile;
+  if (s?.completedAt) task.completedAt = s.completedAt;
+  if (s?.verificationResult) task.verificationResult = s.verificationResult;
+  return task;
 }
 
 export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceId: string, sliceDir: string): SlicePart {
@@ -161,80 +236,25 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     if (!m) continue;
     const id = m[1].toUpperCase();
     const list = reviewsByTask.get(id) ?? [];
-    list.push({ file: path.join(tasksDir!.dir, e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
+    list.push({ file: tasksDir!.join(e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
     reviewsByTask.set(id, list);
   }
 
   const planned = new Set<string>();
   for (const t of plan?.value?.tasks ?? []) {
     planned.add(t.id);
-    const task: TaskEntry = {
-      id: t.id,
-      title: t.title,
-      status: 'pending',
-      done: t.done,
-      files: t.files,
-      planLine: t.line,
-      blockerDiscovered: false,
-      pendingActions: [],
-      reviews: [],
-      extensions: {},
-    };
-    if (t.estimate) task.estimate = t.estimate;
-    if (t.verify) task.verify = t.verify;
-    const recorded: Array<{ hook: string; text: string; line: number; file: string }> = [];
-    const taskPlan = tasksDir?.file(t.id, 'PLAN');
-    if (taskPlan) {
-      task.planFile = taskPlan;
-      // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
-      const fm = files.parse(taskPlan, parseTaskPlanFrontmatter);
-      diagnostics.push(...fm.diagnostics);
-      if (fm.value) {
-        task.extensions = fm.value.extensions;
-        recorded.push(...fm.value.recorded.map((r) => ({ ...r, file: taskPlan })));
-      }
-    }
-    const summaryPath = tasksDir?.file(t.id, 'SUMMARY');
-    if (summaryPath) {
-      task.summaryFile = summaryPath;
-      const summary = files.parse(summaryPath, parseTaskSummary);
-      diagnostics.push(...summary.diagnostics);
-      const s = summary.value;
-      // GSD counts a task with a SUMMARY as done, even when its box is unchecked.
-      task.done = true;
-      if (s) {
-        if (s.id && s.id !== t.id) {
-          diagnostics.push({ file: summaryPath, line: 1, severity: 'warning', message: `summary says id ${s.id} but is filed under task ${t.id}` });
-        }
-        if (s.parent && s.parent.toUpperCase() !== sliceId.toUpperCase()) {
-          diagnostics.push({ file: summaryPath, line: 1, severity: 'warning', message: `summary says parent ${s.parent} but sits in slice ${sliceId}` });
-        }
-        if (s.completedAt) task.completedAt = s.completedAt;
-        if (s.verificationResult) task.verificationResult = s.verificationResult;
-        task.blockerDiscovered = s.blockerDiscovered;
-        task.pendingActions = s.pendingActions.map((a) => ({
-          text: a.text,
-          source: 'summary',
-          file: summaryPath,
-          line: a.line,
-          milestoneId,
-          sliceId,
-          taskId: t.id,
-        }));
-      }
-    }
-    for (const r of recorded) {
-      task.pendingActions.push({ text: r.text, source: r.hook, file: r.file, line: r.line, milestoneId, sliceId, taskId: t.id });
-    }
-    task.reviews = reviewHistory(files, t.id, reviewsByTask.get(t.id) ?? [], diagnostics);
-    task.status = task.done ? 'done' : 'pending';
+    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, diagnostics);
     part.tasks.push(task);
-    part.pendingActions.push(...task.pendingActions);
+    for (const a of task.pendingActions) part.pendingActions.push(a);
   }
-  for (const e of tasksDir?.entries ?? []) {
-    const m = e.isFile ? /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name) : null;
-    if (m && part.planFound && !planned.has(m[1].toUpperCase())) {
-      diagnostics.push({ file: path.join(tasksDir!.dir, e.name), severity: 'warning', message: `${m[1].toUpperCase()} has a summary but is not a task of ${sliceId}-PLAN.md` });
+  for (const e of part.planFound ? tasksDir?.entries ?? [] : []) {
+    // Cheap tests first: every done task has a summary, and they are nearly all planned.
+    if (!e.isFile || !SUMMARY_SUFFIX.test(e.name)) continue;
+    const dash = e.name.indexOf('-');
+    if (dash > 0 && planned.has(e.name.slice(0, dash).toUpperCase())) continue;
+    const m = /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name);
+    if (m && !planned.has(m[1].toUpperCase())) {
+      diagnostics.push({ file: tasksDir!.join(e.name), severity: 'warning', message: `${m[1].toUpperCase()} has a summary but is not a task of ${sliceId}-PLAN.md` });
     }
   }
   part.progress = { done: part.tasks.filter((t) => t.done).length, total: part.tasks.length };

@@ -21,8 +21,11 @@ export function milestoneSeq(id: string): number {
 /** One folder's entries, indexed for GSD's case-insensitive lookups. */
 export class DirIndex {
   private readonly byUpper = new Map<string, DirEntry>();
-  /** Entries by the upper-cased part before their first hyphen (`T03` of `T03-INSTALL-PLAN.md`). */
-  private readonly byIdPrefix = new Map<string, Array<{ upper: string; entry: DirEntry }>>();
+  /**
+   * Entries by the upper-cased part before their first hyphen (`T03` of `T03-INSTALL-PLAN.md`), for
+   * legacy names. Built on the first lookup that misses the exact name: most folders never need it.
+   */
+  private byIdPrefix: Map<string, Array<{ upper: string; entry: DirEntry }>> | null = null;
 
   constructor(
     readonly dir: string,
@@ -31,21 +34,29 @@ export class DirIndex {
     for (const e of entries) {
       const upper = e.name.toUpperCase();
       if (!this.byUpper.has(upper)) this.byUpper.set(upper, e);
-      const dash = upper.indexOf('-');
-      if (dash > 0) {
-        const key = upper.slice(0, dash);
-        const list = this.byIdPrefix.get(key);
-        if (list) list.push({ upper, entry: e });
-        else this.byIdPrefix.set(key, [{ upper, entry: e }]);
-      }
     }
+  }
+
+  private prefixIndex(): Map<string, Array<{ upper: string; entry: DirEntry }>> {
+    if (this.byIdPrefix) return this.byIdPrefix;
+    const index = new Map<string, Array<{ upper: string; entry: DirEntry }>>();
+    for (const [upper, entry] of this.byUpper) {
+      const dash = upper.indexOf('-');
+      if (dash <= 0) continue;
+      const key = upper.slice(0, dash);
+      const list = index.get(key);
+      if (list) list.push({ upper, entry });
+      else index.set(key, [{ upper, entry }]);
+    }
+    this.byIdPrefix = index;
+    return index;
   }
 
   /** Entries whose name starts with `ID-` (the id may itself hold a hyphen: `M001-abc123`). */
   private withPrefix(id: string): Array<{ upper: string; entry: DirEntry }> {
     const upperId = id.toUpperCase();
     const dash = upperId.indexOf('-');
-    const candidates = this.byIdPrefix.get(dash === -1 ? upperId : upperId.slice(0, dash)) ?? [];
+    const candidates = this.prefixIndex().get(dash === -1 ? upperId : upperId.slice(0, dash)) ?? [];
     const prefix = `${upperId}-`;
     return candidates.filter((c) => c.upper.startsWith(prefix));
   }
