@@ -1,0 +1,137 @@
+// The full derive's hot paths scan by hand (fences, wanted frontmatter keys, the Known Issues section,
+// slice plan lines). Each is checked here against the plain definition it stands for: a regex or a
+// split into lines, written out in the test as the reference.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { findFrontmatterBlock, parseFrontmatter } from '../../src/core/frontmatter';
+import { extractPendingActions } from '../../src/core/known-issues';
+import { sectionNamed } from '../../src/core/markdown-sections';
+import { parseSlicePlan } from '../../src/core/slice-plan';
+import { parseTaskSummary } from '../../src/core/task-summary';
+
+/** Reference: the fences as two regexes (how the block was found before the hand scan). */
+function fencesByRegex(text: string) {
+  const open = /^(\uFEFF)?---[ \t]*(\r?\n)/.exec(text);
+  if (!open) return { present: false, closed: false };
+  const yamlStart = open[0].length;
+  const eol = open[2];
+  const closing = /(^|\r?\n)---[ \t]*(?:\r?\n|$)/gm;
+  closing.lastIndex = yamlStart;
+  const close = closing.exec(text);
+  if (!close) return { present: true, closed: false, yamlStart, eol };
+  const yamlEnd = close.index + close[1].length;
+  return { present: true, closed: true, yamlStart, yamlEnd, bodyStart: close.index + close[0].length, yaml: text.slice(yamlStart, yamlEnd), eol };
+}
+
+// Lone carriage returns are not line breaks in GSD files; the fragments never make one.
+const fragment = fc.constantFrom('---', '--- ', '---\t', '----', '-', '\n', '\r\n', ' ', '\t', 'id: T01', 'a', ':', '\uFEFF', '#', '✅', 'x---');
+const fencedText = fc.array(fragment, { maxLength: 24 }).map((parts) => parts.join(''));
+
+describe('hand-written scanners agree with their plain definitions (fast-check)', () => {
+  it('frontmatter fences: same block as the two regexes', () => {
+    fc.assert(fc.property(fencedText, (text) => {
+      const got = findFrontmatterBlock(text);
+      const want = fencesByRegex(text);
+      assert.equal(got.present, want.present, JSON.stringify(text));
+      assert.equal(got.closed, want.closed, JSON.stringify(text));
+      if (!want.present) return;
+      assert.equal(got.yamlStart, want.yamlStart, JSON.stringify(text));
+      assert.equal(got.eol, want.eol, JSON.stringify(text));
+      if (!want.closed) return;
+      assert.deepEqual([got.yaml, got.yamlEnd, got.bodyStart], [want.yaml, want.yamlEnd, want.bodyStart], JSON.stringify(text));
+    }), { numRuns: 3000 });
+  });
+
+  const keys = ['id', 'parent', 'completed_at', 'blocker_discovered'];
+  const key = fc.constantFrom('id', 'idx', 'parent', 'parents', 'completed_at', 'blocker_discovered', 'key_files', ' id', 'id ');
+  const value = fc.constantFrom('T01', 'S01', '2026-05-10T14:02:11Z', 'false', 'true', '12', "'quoted'", '"dq"', '', 'a: b', '[a]', 'x # y', '~');
+  const yamlLine = fc.oneof(
+    fc.tuple(key, fc.constantFrom(':', ' :', '\t:'), fc.constantFrom(' ', '', '  '), value, fc.constantFrom('', '\r', ' ')).map((p) => p.join('')),
+    fc.constantFrom('  - item', 'key_files:', '# comment', ''),
+  );
+  const frontmatter = fc.array(yamlLine, { maxLength: 10 }).map((lines) => `---\n${lines.join('\n')}\n---\n# Body\n`);
+
+  it('wanted keys: whenever the line scan answers, it is what the YAML parser says', () => {
+    fc.assert(fc.property(frontmatter, (text) => {
+      const fast = parseFrontmatter(text, 'f.md', { onlyKeys: keys });
+      const full = parseFrontmatter(text, 'f.md');
+      if (full.diagnostics.length > 0) return;
+      for (const k of keys) assert.deepEqual(fast.data[k], full.data[k], `${k} in ${JSON.stringify(text)}`);
+    }), { numRuns: 2000 });
+  });
+
+  const summaryLine = fc.oneof(
+    fc.constantFrom('## Known Issues', '## known issues', '##  Known Issues ##', '## Known Issues\r', '# T01: Title', '## Deviations', '### Sub', 'Pending actions:',
+      '**Pending actions:**', 'PENDING ACTIONS', '- Measure it', '* Document it', '- [x] done already', '- None.', '```', 'Prose.', '', '\r'),
+    fc.string({ maxLength: 20 }).map((s) => s.replace(/\r(?!\n)/g, '')),
+  );
+  const summaryText = fc.tuple(fc.boolean(), fc.array(summaryLine, { maxLength: 16 }), fc.boolean())
+    .map(([fm, lines, crlf]) => (fm ? '---\nid: T01\n---\n' : '') + lines.join(crlf ? '\r\n' : '\n'));
+
+  it('Known Issues: text and pending actions as from the section split into lines', () => {
+    fc.assert(fc.property(summaryText, (text) => {
+      const s = parseTaskSummary(text, 's.md');
+      const fm = parseFrontmatter(text, 's.md');
+      const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
+      assert.equal(s.knownIssues, section ? section.lines.join('\n').trim() : '', JSON.stringify(text));
+      assert.deepEqual(s.pendingActions, extractPendingActions(section), JSON.stringify(text));
+    }), { numRuns: 2000 });
+  });
+
+  const planLine = fc.oneof(
+    fc.tuple(fc.constantFrom('', ' ', '  ', '\t', '\u00a0', '\f'), fc.constantFrom('- ', '* ', '+ ', '-', '-\t', '- \u00a0'), fc.constantFrom('[ ] ', '[x] ', '[X] ', '[?] ', ''),
+      fc.constantFrom('**T01: Title** `est:30m`', '**T02: Other**', 'Files: `a.ts`', '**Files:** `b.ts`, `c.ts`', 'Verify: npm test', 'T03 loose', 'prose'))
+      .map((p) => p.join('')),
+    fc.constantFrom('### T04: Heading task', '## T05: Two', '# Title', '## Tasks', '```', '~~~', 'Files: `top.ts`', 'Verify: `top`', '**Goal:** x', 'plain prose', ''),
+  );
+
+  it('slice plan lines: same tasks as trying every pattern on every line', () => {
+    fc.assert(fc.property(fc.array(planLine, { maxLength: 14 }), (lines) => {
+      const plan = parseSlicePlan(lines.join('\n'), 1, 'p.md');
+      const reference = referenceSlicePlan(lines);
+      assert.deepEqual(plan.tasks.map((t) => [t.id, t.done, t.files, t.verify, t.line]), reference, JSON.stringify(lines));
+    }), { numRuns: 2000 });
+  });
+});
+
+/** The slice plan rules, every regex tried on every line (the shape of the parser before its line pre-checks). */
+function referenceSlicePlan(lines: string[]): Array<[string, boolean, string[], string | undefined, number]> {
+  const out: Array<[string, boolean, string[], string | undefined, number]> = [];
+  const seen = new Set<string>();
+  let current: { id: string; done: boolean; files: string[]; verify?: string; line: number; heading: boolean } | null = null;
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const box = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]\s*(.*?)\*\*(.*)$/.exec(line);
+    const head = box ? null : /^#{2,4}\s+(T\d+)\s*[:.-]\s*(.*?)\s*$/.exec(line);
+    if (box || head) {
+      const id = (box ? box[2] : head![1]).toUpperCase();
+      if (seen.has(id)) {
+        current = null;
+        continue;
+      }
+      seen.add(id);
+      current = { id, done: box ? box[1].toLowerCase() === 'x' : false, files: [], line: i + 1, heading: !box };
+      out.push([id, current.done, current.files, undefined, i + 1]);
+      continue;
+    }
+    if (/^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}T\d+/.test(line)) continue;
+    if (!current) continue;
+    if (/^#{1,3}\s/.test(line)) {
+      current = null;
+      continue;
+    }
+    const detail = /^\s*[-*+]?\s*\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}\s*(.*)$/i.exec(line);
+    if (detail && (current.heading || /^\s+/.test(line))) {
+      if (detail[1].toLowerCase() === 'files') {
+        const ticked = [...detail[2].matchAll(/`([^`]+)`/g)].map((m) => m[1].trim());
+        current.files.push(...(ticked.length > 0 ? ticked : detail[2].split(',').map((s) => s.trim()).filter(Boolean)));
+      } else {
+        out[out.length - 1][3] = detail[2].trim();
+      }
+    }
+  }
+  return out;
+}
