@@ -17,16 +17,18 @@ export interface CodeReview {
 }
 
 const ISSUE = /^\s*[-*+]\s+\[([ xX])\]\s+(.*?)\s*$/;
+const SEVERITY = /^\*\*([A-Za-z-]+)\*\*\s*/;
+const LOCATION = /^`([^`]+)`\s*/;
 
 function parseIssue(raw: string, resolved: boolean, line: number): ReviewIssue {
   let rest = raw;
   const issue: ReviewIssue = { text: raw, resolved, line };
-  const sev = /^\*\*([A-Za-z-]+)\*\*\s*/.exec(rest);
+  const sev = SEVERITY.exec(rest);
   if (sev) {
     issue.severity = sev[1].toLowerCase();
     rest = rest.slice(sev[0].length);
   }
-  const loc = /^`([^`]+)`\s*/.exec(rest);
+  const loc = LOCATION.exec(rest);
   if (loc) {
     issue.location = loc[1];
     rest = rest.slice(loc[0].length);

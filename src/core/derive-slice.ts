@@ -154,7 +154,9 @@ function taskEntry(
   }
   // GSD counts a task with a SUMMARY as done, even when its box is unchecked.
   const done = summaryFile !== null || t.done;
-  const task: TaskEntry = {
+  // One literal with every key (absent ones undefined, which JSON leaves out): thousands of these
+  // are kept, and adding keys one by one gave each an extra property store.
+  return {
     id: t.id,
     title: t.title,
     status: done ? 'done' : 'pending',
@@ -165,14 +167,13 @@ function taskEntry(
     pendingActions,
     reviews: reviewHistory(files, t.id, reviewFiles, diagnostics),
     extensions: planState?.value?.extensions ?? {},
+    estimate: t.estimate || undefined,
+    verify: t.verify || undefined,
+    planFile: planFile ?? undefined,
+    summaryFile: summaryFile ?? undefined,
+    completedAt: s?.completedAt || undefined,
+    verificationResult: s?.verificationResult || undefined,
   };
-  if (t.estimate) task.estimate = t.estimate;
-  if (t.verify) task.verify = t.verify;
-  if (planFile) task.planFile = planFile;
-  if (summaryFile) task.summaryFile = summaryFile;
-  if (s?.completedAt) task.completedAt = s.completedAt;
-  if (s?.verificationResult) task.verificationResult = s.verificationResult;
-  return task;
 }
 
 export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceId: string, sliceDir: string): SlicePart {

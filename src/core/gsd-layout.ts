@@ -20,10 +20,15 @@ export function milestoneSeq(id: string): number {
 
 /** One folder's entries, indexed for GSD's case-insensitive lookups. */
 export class DirIndex {
-  private readonly byUpper = new Map<string, DirEntry>();
+  private readonly byName = new Map<string, DirEntry>();
+  /**
+   * Entries by upper-cased name, first one winning. Built on the first lookup that misses the name as
+   * given: GSD writes canonical names, so most folders of a full derive never need it.
+   */
+  private byUpper: Map<string, DirEntry> | null = null;
   /**
    * Entries by the upper-cased part before their first hyphen (`T03` of `T03-INSTALL-PLAN.md`), for
-   * legacy names. Built on the first lookup that misses the exact name: most folders never need it.
+   * legacy names. Built on the first lookup that misses the exact name, like `byUpper`.
    */
   private byIdPrefix: Map<string, Array<{ upper: string; entry: DirEntry }>> | null = null;
 
@@ -31,16 +36,30 @@ export class DirIndex {
     readonly dir: string,
     readonly entries: readonly DirEntry[],
   ) {
-    for (const e of entries) {
+    for (const e of entries) this.byName.set(e.name, e);
+  }
+
+  private upperIndex(): Map<string, DirEntry> {
+    if (this.byUpper) return this.byUpper;
+    const index = new Map<string, DirEntry>();
+    for (const e of this.entries) {
       const upper = e.name.toUpperCase();
-      if (!this.byUpper.has(upper)) this.byUpper.set(upper, e);
+      if (!index.has(upper)) index.set(upper, e);
     }
+    this.byUpper = index;
+    return index;
+  }
+
+  /** The entry named `name`, exactly or case-insensitively. */
+  private named(name: string): DirEntry | undefined {
+    const exact = this.byName.get(name);
+    return exact && (exact.isFile || exact.isDirectory) ? exact : this.upperIndex().get(name.toUpperCase());
   }
 
   private prefixIndex(): Map<string, Array<{ upper: string; entry: DirEntry }>> {
     if (this.byIdPrefix) return this.byIdPrefix;
     const index = new Map<string, Array<{ upper: string; entry: DirEntry }>>();
-    for (const [upper, entry] of this.byUpper) {
+    for (const [upper, entry] of this.upperIndex()) {
       const dash = upper.indexOf('-');
       if (dash <= 0) continue;
       const key = upper.slice(0, dash);
@@ -63,7 +82,7 @@ export class DirIndex {
 
   /** Folder for a unit id: exact name first, then a legacy `ID-DESCRIPTION` folder. */
   subdir(id: string): string | null {
-    const exact = this.byUpper.get(id.toUpperCase());
+    const exact = this.named(id);
     if (exact?.isDirectory) return this.join(exact.name);
     const legacy = this.withPrefix(id)
       .filter((c) => c.entry.isDirectory)
@@ -73,7 +92,7 @@ export class DirIndex {
 
   /** `<ID>-<SUFFIX>.md`, then the legacy `<ID>-<description>-<SUFFIX>.md`. */
   file(id: string, suffix: string): string | null {
-    const direct = this.byUpper.get(`${id}-${suffix}.md`.toUpperCase());
+    const direct = this.named(`${id}-${suffix}.md`);
     if (direct?.isFile) return this.join(direct.name);
     // The hyphen before the suffix keeps S01-REPLAN.md from being taken for S01's PLAN.
     const tail = `-${suffix.toUpperCase()}.MD`;
@@ -83,12 +102,12 @@ export class DirIndex {
   }
 
   has(name: string): boolean {
-    return this.byUpper.has(name.toUpperCase());
+    return this.named(name) !== undefined;
   }
 
   /** `dir` is already normalised and `name` is one entry, so plain concatenation is path.join here. */
   join(name: string): string {
-    return this.dir + path.sep + name;
+    return [this.dir, name].join(path.sep);
   }
 }
 

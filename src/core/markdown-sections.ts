@@ -11,16 +11,22 @@ export interface Section {
   firstLine: number;
 }
 
+// Module-level patterns: a regex literal in a function is a new RegExp object on every call.
+const FENCE = /^\s*(```|~~~)/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const TITLE = /^#\s+(.+?)\s*$/;
+const LINE_BREAK = /\r?\n/;
+
 /** A line that opens or closes a fenced code block (inside which GSD lines are only examples). */
 export function isFence(line: string): boolean {
   // Most lines start with a printable ASCII character other than ` and ~: they cannot open a fence.
   const c = line.charCodeAt(0);
   if (c > 32 && c < 127 && c !== 96 && c !== 126) return false;
-  return /^\s*(```|~~~)/.test(line);
+  return FENCE.test(line);
 }
 
 export function splitLines(text: string): string[] {
-  return text.split(/\r?\n/);
+  return text.split(LINE_BREAK);
 }
 
 /** Sections at one heading level (default `##`). */
@@ -32,7 +38,7 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isFence(line)) inFence = !inFence;
-    const m = !inFence && line.charCodeAt(0) === 35 ? /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line) : null;
+    const m = !inFence && line.charCodeAt(0) === 35 ? HEADING.exec(line) : null;
     if (m && m[1].length <= level) {
       if (current) out.push(current);
       current = m[1] === marker ? { heading: m[2], line: startLine + i, lines: [], firstLine: startLine + i + 1 } : null;
@@ -52,7 +58,7 @@ export function findSection(all: readonly Section[], name: string): Section | un
 /** First `# Title` line of a body, without the `#`. */
 export function firstHeading(lines: readonly string[]): { text: string; index: number } | null {
   for (let i = 0; i < lines.length; i++) {
-    const m = lines[i].charCodeAt(0) === 35 ? /^#\s+(.+?)\s*$/.exec(lines[i]) : null;
+    const m = lines[i].charCodeAt(0) === 35 ? TITLE.exec(lines[i]) : null;
     if (m) return { text: m[1], index: i };
   }
   return null;

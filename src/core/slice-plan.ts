@@ -25,13 +25,34 @@ const TASK_CHECKBOX = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]\s*(.*?)\*\*(
 const TASK_HEADING = /^#{2,4}\s+(T\d+)\s*[:.-]\s*(.*?)\s*$/;
 const TASK_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}T\d+/;
 
+// Module-level patterns: a regex literal in a function is a new RegExp object on every call.
+const ESTIMATE = /est:\s*([^`\s]+)/i;
+const DETAIL = /^\s*[-*+]?\s*\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}\s*(.*)$/i;
+const SECTION_HEADING = /^#{1,3}\s/;
+const INDENTED = /^\s+/;
+const GOAL = /^\*\*Goal:\*\*\s*(.+)$/;
+const SLICE_ID_PREFIX = /^S\d+\s*[:.-]\s*/i;
+const CODE_SPANS = /`[^`]*`/g;
+
 function estimate(rest: string): string | undefined {
-  return /est:\s*([^`\s]+)/i.exec(rest)?.[1];
+  return ESTIMATE.exec(rest)?.[1];
 }
 
 /** `Files:` values: backticked paths, or a comma-separated list. */
 function fileList(raw: string): string[] {
-  const ticked = [...raw.matchAll(/`([^`]+)`/g)].map((m) => m[1].trim());
+  // Backticked spans by hand: matchAll allocated more than anything else in a plan's parse.
+  const ticked: string[] = [];
+  for (let open = raw.indexOf('`'); open !== -1; ) {
+    const close = raw.indexOf('`', open + 1);
+    if (close === -1) break;
+    if (close > open + 1) {
+      ticked.push(raw.slice(open + 1, close).trim());
+      open = raw.indexOf('`', close + 1);
+    } else {
+      // An empty pair is not a span; its closing tick may open the next one.
+      open = close;
+    }
+  }
   if (ticked.length > 0) return ticked;
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -59,10 +80,10 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
   const lines = splitLines(body);
   const diagnostics: Diagnostic[] = [];
   const heading = firstHeading(lines);
-  const title = heading ? heading.text.replace(/^S\d+\s*[:.-]\s*/i, '') : '';
+  const title = heading ? heading.text.replace(SLICE_ID_PREFIX, '') : '';
   let goal: string | undefined;
   for (const l of lines) {
-    goal = l.startsWith('**Goal:**') ? /^\*\*Goal:\*\*\s*(.+)$/.exec(l)?.[1] : undefined;
+    goal = l.startsWith('**Goal:**') ? GOAL.exec(l)?.[1] : undefined;
     if (goal) break;
   }
   const tasks: PlanTask[] = [];
@@ -91,7 +112,7 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
       const rest = box ? box[4] : head![2];
       current = {
         id,
-        title: (box ? box[3] : head![2].replace(/`[^`]*`/g, '')).trim(),
+        title: (box ? box[3] : head![2].replace(CODE_SPANS, '')).trim(),
         done: box ? box[1].toLowerCase() === 'x' : false,
         files: [],
         line: bodyStartLine + i,
@@ -107,12 +128,12 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
       continue;
     }
     if (!current) continue;
-    if (hashed && /^#{1,3}\s/.test(line)) {
+    if (hashed && SECTION_HEADING.test(line)) {
       current = null;
       continue;
     }
-    const detail = /^\s*[-*+]?\s*\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}\s*(.*)$/i.exec(line);
-    if (detail && (current.style === 'heading' || /^\s+/.test(line))) {
+    const detail = DETAIL.exec(line);
+    if (detail && (current.style === 'heading' || INDENTED.test(line))) {
       if (detail[1].toLowerCase() === 'files') current.files.push(...fileList(detail[2]));
       else current.verify = detail[2].trim();
     }

@@ -25,6 +25,8 @@ const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_res
 
 // The list's lead-in (known-issues.ts); without it a Known Issues section has no pending actions.
 const PENDING_ACTIONS = /pending actions/i;
+const TASK_ID_PREFIX = /^T\d+\s*[:.-]\s*/i;
+const ONE_LINER = /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m;
 
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
 
@@ -56,8 +58,7 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues')) : [];
   // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
   const head = titleBlock(fm.body);
-  const heading = head ? { text: head[1] } : null;
-  const oneLiner = head ? /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m.exec(head[2])?.[1] : undefined;
+  const oneLiner = head ? ONE_LINER.exec(head[2])?.[1] : undefined;
   const verificationResult = fmString(fm.data, 'verification_result');
   if (verificationResult && !VERIFICATION_RESULTS.has(verificationResult)) {
     diagnostics.push({ file, line: 1, severity: 'info', message: `verification_result "${verificationResult}" is not one of passed, untested, mixed` });
@@ -66,22 +67,20 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   if (completedAt && Number.isNaN(Date.parse(completedAt))) {
     diagnostics.push({ file, line: 1, severity: 'warning', message: `completed_at "${completedAt}" is not an ISO time; completion order falls back to plan order` });
   }
-  const summary: TaskSummary = {
+  // One literal with every key (absent ones undefined): thousands of these are kept, and adding
+  // keys one by one gave each an extra property store.
+  return {
+    id: fmString(fm.data, 'id')?.toUpperCase(),
+    parent: fmString(fm.data, 'parent'),
+    milestone: fmString(fm.data, 'milestone'),
+    title: own(head?.[1].replace(TASK_ID_PREFIX, '')),
+    oneLiner: own(oneLiner),
+    duration: fmString(fm.data, 'duration'),
+    verificationResult,
+    completedAt: own(completedAt),
     blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
     knownIssues: own((knownText.includes('\r') ? knownText.replace(/\r\n/g, '\n') : knownText).trim())!,
     pendingActions,
     diagnostics,
   };
-  const put = <K extends keyof TaskSummary>(key: K, value: TaskSummary[K] | undefined) => {
-    if (value !== undefined) summary[key] = value;
-  };
-  put('id', fmString(fm.data, 'id')?.toUpperCase());
-  put('parent', fmString(fm.data, 'parent'));
-  put('milestone', fmString(fm.data, 'milestone'));
-  put('title', own(heading?.text.replace(/^T\d+\s*[:.-]\s*/i, '')));
-  put('oneLiner', own(oneLiner));
-  put('duration', fmString(fm.data, 'duration'));
-  put('verificationResult', verificationResult);
-  put('completedAt', own(completedAt));
-  return summary;
 }
