@@ -47,13 +47,14 @@ export function normaliseVerdict(raw: string | undefined): ReviewVerdict | null 
 
 export function parseCodeReview(text: string, file: string): CodeReview {
   const fm = parseFrontmatter(text, file);
-  const diagnostics = [...fm.diagnostics];
+  const diagnostics = fm.diagnostics.slice();
   const lines = splitLines(fm.body);
   const issuesSection = findSection(sections(lines, fm.bodyStartLine), 'Issues');
   const openIssues: ReviewIssue[] = [];
   const resolvedIssues: ReviewIssue[] = [];
-  for (const [i, line] of (issuesSection?.lines ?? []).entries()) {
-    const m = ISSUE.exec(line);
+  const issueLines = issuesSection?.lines ?? [];
+  for (let i = 0; i < issueLines.length; i++) {
+    const m = ISSUE.exec(issueLines[i]);
     if (!m) continue;
     const resolved = m[1] !== ' ';
     (resolved ? resolvedIssues : openIssues).push(parseIssue(m[2], resolved, issuesSection!.firstLine + i));

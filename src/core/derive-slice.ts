@@ -68,7 +68,13 @@ function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
 const NO_ACTIONS: readonly PendingActionLine[] = [];
 const NO_RECORDED: TaskPlanState['recorded'] = [];
 
-const NO_REVIEW_FILES: Array<{ file: string; snapshotCycle: number | null }> = [];
+interface ReviewFile {
+  name: string;
+  file: string;
+  snapshotCycle: number | null;
+}
+
+const NO_REVIEW_FILES: ReviewFile[] = [];
 
 const SNAPSHOTS_FIRST = [true, false];
 
@@ -78,18 +84,19 @@ const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
 
 function reviewHistory(
   files: ProjectFiles,
+  tasksDir: DirIndex | null,
   taskId: string,
-  reviewFiles: Array<{ file: string; snapshotCycle: number | null }>,
+  reviewFiles: ReviewFile[],
   diagnostics: Diagnostic[],
 ): ReviewCycle[] {
   // Most tasks have no review file; this runs for every task of a full derive.
-  if (reviewFiles.length === 0) return [];
+  if (reviewFiles.length === 0 || !tasksDir) return [];
   const byCycle = new Map<number, ReviewCycle>();
   // Snapshots first: when the live file repeats a snapshotted cycle, the snapshot is that cycle.
-  for (const snapshots of SNAPSHOTS_FIRST) for (const { file, snapshotCycle } of reviewFiles) {
+  for (const snapshots of SNAPSHOTS_FIRST) for (const { name, file, snapshotCycle } of reviewFiles) {
     if ((snapshotCycle !== null) !== snapshots) continue;
-    const parsed = files.parse<CodeReview>(file, parseCodeReview);
-    diagnostics.push(...parsed.diagnostics);
+    const parsed = files.parseEntry<CodeReview>(tasksDir, name, file, parseCodeReview);
+    addAll(diagnostics, parsed.diagnostics);
     const review = parsed.value;
     if (!review) continue;
     if (review.task && review.task !== taskId) {
@@ -128,15 +135,17 @@ function taskEntry(
   tasksDir: DirIndex | null,
   milestoneId: string,
   sliceId: string,
-  reviewFiles: Array<{ file: string; snapshotCycle: number | null }>,
+  reviewFiles: ReviewFile[],
   diagnostics: Diagnostic[],
 ): TaskEntry {
-  const planFile = tasksDir?.file(t.id, 'PLAN') ?? null;
+  const planName = tasksDir?.fileName(t.id, 'PLAN') ?? null;
+  const planFile = planName === null ? null : tasksDir!.join(planName);
   // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
-  const planState = planFile ? files.parse(planFile, parseTaskPlanFrontmatter) : null;
+  const planState = planFile ? files.parseEntry(tasksDir!, planName!, planFile, parseTaskPlanFrontmatter) : null;
   if (planState) addAll(diagnostics, planState.diagnostics);
-  const summaryFile = tasksDir?.file(t.id, 'SUMMARY') ?? null;
-  const summary = summaryFile ? files.parse(summaryFile, parseTaskSummary) : null;
+  const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
+  const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
+  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummary) : null;
   if (summary) addAll(diagnostics, summary.diagnostics);
   const s = summary?.value ?? null;
   if (s && s.id && s.id !== t.id) {
@@ -165,7 +174,7 @@ function taskEntry(
     planLine: t.line,
     blockerDiscovered: s?.blockerDiscovered ?? false,
     pendingActions,
-    reviews: reviewHistory(files, t.id, reviewFiles, diagnostics),
+    reviews: reviewHistory(files, tasksDir, t.id, reviewFiles, diagnostics),
     extensions: planState?.value?.extensions ?? {},
     estimate: t.estimate || undefined,
     verify: t.verify || undefined,
@@ -231,13 +240,13 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   const tasksDir = tasksDirPath ? files.dir(tasksDirPath) : null;
   if (tasksDir) part.tasksDirEmpty = !tasksDir.entries.some((e) => e.isFile && e.name.toLowerCase().endsWith('.md'));
 
-  const reviewsByTask = new Map<string, Array<{ file: string; snapshotCycle: number | null }>>();
+  const reviewsByTask = new Map<string, ReviewFile[]>();
   for (const e of tasksDir?.entries ?? []) {
     const m = e.isFile ? REVIEW_FILE.exec(e.name) : null;
     if (!m) continue;
     const id = m[1].toUpperCase();
     const list = reviewsByTask.get(id) ?? [];
-    list.push({ file: tasksDir!.join(e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
+    list.push({ name: e.name, file: tasksDir!.join(e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
     reviewsByTask.set(id, list);
   }
 

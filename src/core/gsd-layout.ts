@@ -92,13 +92,19 @@ export class DirIndex {
 
   /** `<ID>-<SUFFIX>.md`, then the legacy `<ID>-<description>-<SUFFIX>.md`. */
   file(id: string, suffix: string): string | null {
+    const name = this.fileName(id, suffix);
+    return name === null ? null : this.join(name);
+  }
+
+  /** The entry name `file()` finds, without the folder. */
+  fileName(id: string, suffix: string): string | null {
     const direct = this.named(`${id}-${suffix}.md`);
-    if (direct?.isFile) return this.join(direct.name);
+    if (direct?.isFile) return direct.name;
     // The hyphen before the suffix keeps S01-REPLAN.md from being taken for S01's PLAN.
     const tail = `-${suffix.toUpperCase()}.MD`;
     const minLength = id.length + tail.length + 2;
     const legacy = this.withPrefix(id).find((c) => c.entry.isFile && c.upper.endsWith(tail) && c.upper.length >= minLength);
-    return legacy ? this.join(legacy.entry.name) : null;
+    return legacy ? legacy.entry.name : null;
   }
 
   has(name: string): boolean {

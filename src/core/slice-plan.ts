@@ -134,7 +134,7 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
     }
     const detail = DETAIL.exec(line);
     if (detail && (current.style === 'heading' || INDENTED.test(line))) {
-      if (detail[1].toLowerCase() === 'files') current.files.push(...fileList(detail[2]));
+      if (detail[1].toLowerCase() === 'files') for (const f of fileList(detail[2])) current.files.push(f);
       else current.verify = detail[2].trim();
     }
   }

@@ -51,7 +51,7 @@ const own = (s: string | undefined): string | undefined => (s === undefined || s
 
 export function parseTaskSummary(text: string, file: string): TaskSummary {
   const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
-  const diagnostics = [...fm.diagnostics];
+  const diagnostics = fm.diagnostics.slice();
   // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
   const known = sectionRange(fm.body, 'Known Issues');
   const knownText = known ? fm.body.slice(known.start, known.end) : '';
