@@ -43,9 +43,16 @@ export function processMsInterleaved(rounds: number, commands: Array<[string, st
   return times.map(median);
 }
 
-/** Medians of several in-process measurements, taken round-robin for the same reason. */
-export function medianMsInterleaved(rounds: number, fns: Array<() => void>): number[] {
+/**
+ * Medians of several in-process measurements, taken round-robin for the same reason. The first
+ * `warmup` rounds are run and not counted: they time the JIT compiling the code, not the code (a
+ * long-lived extension host runs it compiled); every function gets the same warm-up.
+ */
+export function medianMsInterleaved(rounds: number, fns: Array<() => void>, warmup = 2): number[] {
   const times = fns.map(() => [] as number[]);
-  for (let r = 0; r < rounds; r++) fns.forEach((fn, i) => times[i].push(timeMs(fn)));
+  for (let r = 0; r < warmup + rounds; r++) fns.forEach((fn, i) => {
+    const ms = timeMs(fn);
+    if (r >= warmup) times[i].push(ms);
+  });
   return times.map(median);
 }
