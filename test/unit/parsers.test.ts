@@ -28,6 +28,14 @@ describe('frontmatter', () => {
     assert.equal(fm.bodyStartLine, 5);
   });
 
+  it('reads a value YAML folds over an indented next line, and an indented mapping, as YAML does', () => {
+    const keys = ['id', 'completed_at'];
+    const folded = parseFrontmatter('---\nid: T01\ncompleted_at: 2026-05-10\n  T14:02:11Z\n---\n# B\n', 'f.md', { onlyKeys: keys });
+    assert.equal(folded.data.completed_at, '2026-05-10 T14:02:11Z');
+    const indented = parseFrontmatter('---\n  id: T01\n  completed_at: x\n---\n# B\n', 'f.md', { onlyKeys: keys });
+    assert.deepEqual([indented.data.id, indented.data.completed_at], ['T01', 'x']);
+  });
+
   it('turns broken YAML into a diagnostic with its line and keeps the body', () => {
     const fm = parseFrontmatter('---\nid: T01\nkey_files: [a, b\nother: 1\n---\n# Still here\n', 'broken.md');
     assert.deepEqual(fm.data, {});
