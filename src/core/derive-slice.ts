@@ -119,8 +119,14 @@ function reviewHistory(
       snapshot: snapshotCycle !== null,
     });
   }
-  const history = [...byCycle.values()];
-  return history.length > 1 ? history.sort((a, b) => a.cycle - b.cycle) : history;
+  // Cycles in order; a task has a handful, and Array#sort allocated more than this loop costs.
+  const history: ReviewCycle[] = [];
+  for (const entry of byCycle.values()) {
+    let at = history.length;
+    while (at > 0 && history[at - 1].cycle > entry.cycle) at--;
+    history.splice(at, 0, entry);
+  }
+  return history;
 }
 
 function addAll<T>(target: T[], items: readonly T[]): void {
