@@ -31,13 +31,9 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml] },
   { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
-  {
-    ...common,
-    entryPoints: ['src/cli.ts'],
-    outfile: 'dist/cli.js',
-    plugins: [separateYaml],
-    banner: { js: '#!/usr/bin/env node' },
-  },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml] },
+  // `gsd-review` itself: starts cli-main.js with a V8 code cache (src/cli-launcher.ts).
+  { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   {
     ...common,
     sourcemap: 'inline',

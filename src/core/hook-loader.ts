@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importEsm } from './esm-import';
 import { readHookConfig, type EnabledHook } from './hook-config';
 import type { ProjectFiles } from './project-files';
 import type { Diagnostic } from './types';
@@ -62,7 +63,7 @@ function findEntry(dir: string): string | null {
 }
 
 async function importModule(entry: string): Promise<Record<string, unknown>> {
-  if (entry.endsWith('.mjs')) return (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+  if (entry.endsWith('.mjs')) return (await importEsm(pathToFileURL(entry).href)) as Record<string, unknown>;
   // A fresh require each load, so an edited hook is picked up by the long-lived extension host.
   const req = createRequire(entry);
   delete req.cache[req.resolve(entry)];

@@ -14,12 +14,14 @@ export async function buildCli(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-cli-'));
   const out = path.join(dir, 'cli.js');
   const repo = path.join(__dirname, '..', '..', '..');
-  // The same layout as dist/: the CLI, and yaml in its own bundle beside it.
+  // The same layout as dist/: the launcher, the CLI it starts, and yaml in its own bundle beside it.
   const plugins = (await import(pathToFileURL(path.join(repo, 'scripts', 'esbuild-plugins.mjs')).href)) as {
     separateYaml: esbuild.Plugin;
     vendorYamlBuild(outfile: string): esbuild.BuildOptions;
   };
-  await esbuild.build({ entryPoints: [path.join(repo, 'src', 'cli.ts')], bundle: true, platform: 'node', target: 'node20', outfile: out, logLevel: 'error', plugins: [plugins.separateYaml] });
+  const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'error' } as const;
+  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, 'cli-main.js'), plugins: [plugins.separateYaml] });
+  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli-launcher.ts')], outfile: out });
   await esbuild.build({ ...plugins.vendorYamlBuild(path.join(dir, 'vendor-yaml.js')), absWorkingDir: repo, logLevel: 'error' });
   built = out;
   return out;
@@ -32,8 +34,8 @@ export interface CliRun {
   json: any;
 }
 
-export function cli(script: string, args: string[], input?: string): CliRun {
-  const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', input, env: { ...process.env, HOME: os.tmpdir() } });
+export function cli(script: string, args: string[], input?: string, env: NodeJS.ProcessEnv = {}): CliRun {
+  const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', input, env: { ...process.env, HOME: os.tmpdir(), ...env } });
   let json: unknown = null;
   try {
     json = JSON.parse(r.stdout);

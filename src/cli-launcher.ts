@@ -1,0 +1,84 @@
+// `gsd-review` starts here: it runs the CLI bundle (cli-main.js) with a V8 code cache. Every agent
+// event is a fresh process, and compiling the bundle's functions again on each run was about a third
+// of our share of `next --json` (npm run bench). Node ≥ 22.1 keeps such a cache itself
+// (module.enableCompileCache); older Node compiles the bundle through vm.Script with the cache V8
+// made after an earlier run, so it holds the functions that run compiled too (the v8-compile-cache
+// package caches before running and measured no gain here). A missing, stale or unwritable cache
+// only loses the speed-up: the CLI then loads as a plain require.
+import * as fs from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { ESM_IMPORT, type EsmImport } from './core/esm-import';
+
+const MAIN = path.join(__dirname, 'cli-main.js');
+/** Beside the bundle: owned by whoever installed it, and gone with that version of the bundle. */
+const CACHE_DIR = path.join(__dirname, '.v8-cache');
+
+type Run = () => void;
+
+const plain: Run = () => {
+  createRequire(__filename)(MAIN);
+};
+
+function withNodeCompileCache(): Run | null {
+  const enable = (Module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+  if (typeof enable !== 'function') return null;
+  enable(CACHE_DIR);
+  return plain;
+}
+
+function saveCodeCache(file: string, script: vm.Script): void {
+  try {
+    const data = script.createCachedData();
+    fs.mkdirSync(CACHE_DIR, { recursive: true, mode: 0o700 });
+    // Written aside and renamed: hooks of one agent session can start several processes at once.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    // Caches of earlier builds for this Node go; other Node versions keep theirs.
+    const stem = `cli-main-${process.version}-${process.arch}-`;
+    for (const name of fs.readdirSync(CACHE_DIR)) {
+      if (name.startsWith(stem) && name !== path.basename(file) && !name.endsWith('.tmp')) fs.rmSync(path.join(CACHE_DIR, name), { force: true });
+    }
+  } catch {
+    // A read-only install: every run compiles, as without a cache.
+  }
+}
+
+function withVmCodeCache(): Run {
+  const source = fs.readFileSync(MAIN, 'utf8');
+  const stat = fs.statSync(MAIN);
+  const cacheFile = path.join(CACHE_DIR, `cli-main-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  let cached: Buffer | undefined;
+  try {
+    cached = fs.readFileSync(cacheFile);
+  } catch {
+    cached = undefined;
+  }
+  // V8 checks the cache against this exact source and its own version and flags, and says so.
+  const script = new vm.Script(Module.wrap(source), { filename: MAIN, cachedData: cached });
+  if (cached === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(cacheFile, script));
+  return () => {
+    const mod = new Module(MAIN);
+    mod.filename = MAIN;
+    mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(MAIN));
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+    wrapper.call(mod.exports, mod.exports, createRequire(MAIN), mod, MAIN, path.dirname(MAIN));
+    mod.loaded = true;
+  };
+}
+
+// Functions read from a code cache may have no loader for import() (user hooks may be ES modules);
+// this file's own import() has one, and core/esm-import.ts uses it.
+const esmImport: EsmImport = (url) => import(url);
+(globalThis as Record<symbol, unknown>)[ESM_IMPORT] = esmImport;
+
+let run: Run;
+try {
+  run = withNodeCompileCache() ?? withVmCodeCache();
+} catch {
+  run = plain;
+}
+// Outside the try: an error of the CLI itself is the CLI's to report, not a reason to run it twice.
+run();

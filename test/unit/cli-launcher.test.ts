@@ -1,0 +1,78 @@
+// `gsd-review` starts the CLI bundle with a V8 code cache (src/cli-launcher.ts). The cache may only
+// ever change speed: these runs check that output, errors and ES-module user hooks are the same with
+// no cache, a fresh one, a corrupt one, and none possible.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildCli, cli } from './helpers/cli';
+import { copySample } from './helpers/gsd-tree';
+
+/** A private copy of the built CLI, so this suite owns its cache folder. */
+async function cliCopy(): Promise<{ script: string; cacheDir: string }> {
+  const built = path.dirname(await buildCli());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-launcher-'));
+  for (const name of ['cli.js', 'cli-main.js', 'vendor-yaml.js']) fs.copyFileSync(path.join(built, name), path.join(dir, name));
+  return { script: path.join(dir, 'cli.js'), cacheDir: path.join(dir, '.v8-cache') };
+}
+
+const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+describe('gsd-review launcher (V8 code cache)', function () {
+  this.timeout(60_000);
+
+  it('gives the same answer without a cache, with the cache it wrote, and with a corrupt one', async () => {
+    const { script, cacheDir } = await cliCopy();
+    const root = copySample();
+    const first = cli(script, ['next', '--json', '--root', root]);
+    assert.equal(first.status, 0, first.stderr);
+    const written = cacheFiles(cacheDir);
+    // On Node ≥ 22.1 Node keeps the cache in its own layout; on older Node it is ours.
+    if (!('enableCompileCache' in (await import('node:module')))) assert.match(written.join(), /^cli-main-v\d+\.\d+\.\d+-\w+-\d+-\d+\.bin$/);
+    assert.ok(written.length > 0, 'a cache was written');
+
+    const second = cli(script, ['next', '--json', '--root', root]);
+    assert.equal(second.stdout, first.stdout);
+
+    for (const name of cacheFiles(cacheDir)) {
+      const file = path.join(cacheDir, name);
+      if (fs.statSync(file).isFile()) fs.writeFileSync(file, 'not a V8 code cache');
+    }
+    const third = cli(script, ['next', '--json', '--root', root]);
+    assert.equal(third.status, 0, third.stderr);
+    assert.equal(third.stdout, first.stdout);
+  });
+
+  it('still runs when no cache can be written', async () => {
+    const { script, cacheDir } = await cliCopy();
+    fs.writeFileSync(cacheDir, 'a file where the cache folder would go');
+    const r = cli(script, ['state', '--json', '--root', copySample()]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.json.phase !== undefined, true);
+  });
+
+  it('reports the CLI’s own errors once, with its exit code', async () => {
+    const { script } = await cliCopy();
+    const r = cli(script, ['no-such-command']);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr.split('gsd-review:').length - 1, 1, r.stderr);
+  });
+
+  it('loads a user hook written as an ES module, with and without the cache', async () => {
+    const { script } = await cliCopy();
+    const root = copySample();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    const hookDir = path.join(home, '.gsd', 'agent', 'extensions', 'mine');
+    fs.mkdirSync(hookDir, { recursive: true });
+    fs.writeFileSync(path.join(hookDir, 'index.mjs'), `export default function (api) {
+  api.registerHook('mine', async (ctx, next) => { ctx.decision = { unitType: 'plan-slice', unitId: 'M002-k7q2xz/S03', prompt: 'from an ES module' }; await next(); });
+}\n`);
+    const prefs = path.join(root, '.gsd', 'PREFERENCES.md');
+    fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: mine\n      source: mine\n---\n');
+    for (let run = 0; run < 2; run++) {
+      const r = cli(script, ['next', '--json', '--root', root], undefined, { HOME: home });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual([r.json.source, r.json.prompt], ['mine', 'from an ES module'], `run ${run + 1}`);
+    }
+  });
+});
