@@ -26,7 +26,8 @@ export function isFence(line: string): boolean {
 }
 
 export function splitLines(text: string): string[] {
-  return text.split(LINE_BREAK);
+  // Splitting on a string is much faster than on a regex; only CRLF text needs the regex.
+  return text.includes('\r') ? text.split(LINE_BREAK) : text.split('\n');
 }
 
 /** Sections at one heading level (default `##`). */
