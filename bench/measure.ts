@@ -44,15 +44,16 @@ export function processMsInterleaved(rounds: number, commands: Array<[string, st
 }
 
 /**
- * Medians of several in-process measurements, taken round-robin for the same reason. The first
- * `warmup` rounds are run and not counted: they time the JIT compiling the code, not the code (a
- * long-lived extension host runs it compiled); every function gets the same warm-up.
+ * Medians of several in-process measurements, taken round-robin for the same reason. Warm-up rounds
+ * come first and are not counted: at least `warmupRounds`, and more until `warmupMs` have passed, as
+ * benchmark tools warm up by time. They time the JIT compiling the code, not the code (the extension
+ * host is long-lived), and a small tree needs more rounds than a large one before the hot functions
+ * are compiled. Every function gets the same warm-up.
  */
-export function medianMsInterleaved(rounds: number, fns: Array<() => void>, warmup = 2): number[] {
+export function medianMsInterleaved(rounds: number, fns: Array<() => void>, warmupRounds = 2, warmupMs = 300): number[] {
+  const started = process.hrtime.bigint();
+  for (let r = 0; r < warmupRounds || Number(process.hrtime.bigint() - started) / 1e6 < warmupMs; r++) fns.forEach((fn) => fn());
   const times = fns.map(() => [] as number[]);
-  for (let r = 0; r < warmup + rounds; r++) fns.forEach((fn, i) => {
-    const ms = timeMs(fn);
-    if (r >= warmup) times[i].push(ms);
-  });
+  for (let r = 0; r < rounds; r++) fns.forEach((fn, i) => times[i].push(timeMs(fn)));
   return times.map(median);
 }
