@@ -7,6 +7,8 @@ import { NodeGsdStore, type WriteResult } from '../../src/core/gsd-store';
 import type { BuiltinHook } from '../../src/core/hook-loader';
 import { StateConflictError } from '../../src/core/hook-state';
 import { ChainCancelledError, type GSDMiddleware } from '../../src/core/middleware';
+import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/review-loop/review-prompts';
+import { PROMPTS } from '../../src/core/prompts/templates';
 import { copyFixture, copySample } from './helpers/gsd-tree';
 
 declare module '../../src/core/types' {
@@ -263,5 +265,20 @@ describe('prompt paths', () => {
     const out = await dispatchNextUnit({ root: project });
     assert.match(out.decision!.prompt, /Read the task plan \(\.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T03-PLAN\.md\)/);
     assert.doesNotMatch(out.decision!.prompt, /\.\.\//);
+  });
+});
+
+describe('prompt templates', () => {
+  it('keep each paragraph on one line: only lists, placeholders and format examples break lines', () => {
+    const templates: Array<[string, string]> = [...Object.entries(PROMPTS), ['review-task', REVIEW_TASK], ['fix-task', FIX_TASK]];
+    for (const [name, text] of templates) {
+      const lines = text.split('\n');
+      for (let i = 0; i + 1 < lines.length; i++) {
+        const [line, next] = [lines[i], lines[i + 1]];
+        const structural = (l: string) => /^(\s*[-*>] |\s*- \[|---|#|\{\{\w+\}\}$|\w+:\s)/.test(l);
+        if (line === '' || next === '' || structural(line) || structural(next)) continue;
+        assert.fail(`${name}: a sentence is broken across lines ${i + 1}-${i + 2}:\n${line}\n${next}`);
+      }
+    }
   });
 });

@@ -45,7 +45,7 @@ describe('review loop through the CLI (end to end)', function () {
     const root = project();
     const step1 = run(root, 'next', '--apply');
     assert.deepEqual([step1.unitType, step1.unitId, step1.source, step1.data.cycle], ['review-task', 'M001/S01/T01', 'review-loop', 1]);
-    assert.match(step1.prompt, /the only file you write is\n\.gsd\/milestones\/M001\/slices\/S01\/tasks\/T01-CODE-REVIEW\.md/);
+    assert.match(step1.prompt, /the only file you write is \.gsd\/milestones\/M001\/slices\/S01\/tasks\/T01-CODE-REVIEW\.md/);
     assert.deepEqual(block(root), { activeReview: { taskId: 'T01', cycle: 1, status: 'pending_review', lastReviewPath: '' }, history: [] });
 
     writeReview(root, 1, 'changes-requested', [
