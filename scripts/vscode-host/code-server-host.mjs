@@ -49,9 +49,16 @@ async function waitForHttp(url, child, timeoutMs = 60_000) {
   throw new Error(`code-server did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 
+/** With `workspaceTrust`, folders open in Restricted Mode (no trust prompt): the untrusted test run. */
+const TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 /**
  * @param {{ port?: number, env?: Record<string,string>, extensionsDir?: string, settings?: object,
- *           logFile?: string, folder?: string }} options
+ *           logFile?: string, folder?: string, workspaceTrust?: boolean }} options
  */
 export async function startCodeServer(options = {}) {
   const entry = installCodeServer();
@@ -63,7 +70,7 @@ export async function startCodeServer(options = {}) {
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...USER_SETTINGS, ...(options.settings ?? {}) }, null, 2),
+    JSON.stringify({ ...USER_SETTINGS, ...(options.workspaceTrust ? TRUST_SETTINGS : {}), ...(options.settings ?? {}) }, null, 2),
   );
   const args = [
     entry,
@@ -71,7 +78,7 @@ export async function startCodeServer(options = {}) {
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,

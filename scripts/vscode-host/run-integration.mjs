@@ -1,5 +1,6 @@
-// Runs the integration suite (dist/test/integration) inside a real VS Code extension host, twice:
-// on a copy of the sample GSD project and on a workspace without `.gsd`.
+// Runs the integration suite (dist/test/integration) inside a real VS Code extension host, once per
+// window: a copy of the sample GSD project, a workspace without `.gsd`, a multi-root workspace, and
+// (code-server host) the sample in Restricted Mode.
 //
 // Host: GSD_TEST_HOST=code-server (offline: code-server from npm + Debian's chromium) or
 // GSD_TEST_HOST=electron (@vscode/test-electron: downloads VS Code, or uses VSCODE_EXECUTABLE_PATH).
@@ -28,12 +29,16 @@ function prepareWorkspaces() {
   fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'legacy-flight-sim'), path.join(multi, 'flight-sim'), { recursive: true });
   const workspaceFile = path.join(multi, 'gsd.code-workspace');
   fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'ledgerline' }, { path: 'flight-sim' }] }, null, 2));
+  // The sample again, opened in Restricted Mode (workspace trust on, this folder not trusted).
+  const untrusted = path.join(base, 'untrusted', 'sample-project');
+  fs.cpSync(sampleProject, untrusted, { recursive: true });
   return {
     base,
     runs: [
       { kind: 'with-gsd', folder: withGsd },
       { kind: 'without-gsd', folder: withoutGsd },
       { kind: 'multi-root', workspace: workspaceFile },
+      { kind: 'untrusted', folder: untrusted, untrusted: true },
     ],
   };
 }
@@ -42,20 +47,29 @@ async function runWithCodeServer(runs) {
   const { startCodeServer, launchBrowser, workbenchUrl } = await import('./code-server-host.mjs');
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-log-'));
   const bridgeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-bridge-'));
-  const server = await startCodeServer({ env: { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir } });
+  const env = { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir };
+  // Trust is a server-wide switch: the untrusted run gets its own code-server.
+  const servers = new Map();
+  const serverFor = async (run) => {
+    const key = run.untrusted ? 'untrusted' : 'trusted';
+    if (!servers.has(key)) servers.set(key, await startCodeServer({ env, workspaceTrust: !!run.untrusted }));
+    return servers.get(key);
+  };
   const browser = await launchBrowser();
   let failed = 0;
   try {
     for (const run of runs) {
-      const code = await runOne(browser, server, run, logDir, bridgeDir, workbenchUrl);
+      const code = await runOne(browser, await serverFor(run), run, logDir, bridgeDir, workbenchUrl);
       if (code !== 0) failed++;
     }
   } finally {
     await browser.close();
-    // Keep VS Code's own logs (extension host, our GSD output channel) as a test artifact.
-    const logs = path.join(server.userDataDir, 'logs');
-    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(artifactsDir, 'vscode-logs'), { recursive: true });
-    await server.stop();
+    for (const [key, server] of servers) {
+      // Keep VS Code's own logs (extension host, our GSD output channel) as a test artifact.
+      const logs = path.join(server.userDataDir, 'logs');
+      if (fs.existsSync(logs)) fs.cpSync(logs, path.join(artifactsDir, key === 'trusted' ? 'vscode-logs' : `vscode-logs-${key}`), { recursive: true });
+      await server.stop();
+    }
   }
   return failed === 0 ? 0 : 1;
 }
@@ -157,6 +171,11 @@ async function runWithElectron(runs) {
   const { runTests } = await import('@vscode/test-electron');
   let failed = 0;
   for (const run of runs) {
+    if (run.untrusted) {
+      // Not set up for this host: it cannot run where this suite was written, so it could not be checked.
+      console.log(`\n=== integration suite "${run.kind}": skipped (code-server host only)`);
+      continue;
+    }
     console.log(`\n=== integration suite "${run.kind}" in desktop VS Code (${run.folder ?? run.workspace})`);
     try {
       await runTests({
@@ -177,7 +196,7 @@ async function runWithElectron(runs) {
 async function main() {
   if (!fs.existsSync(testsPath)) throw new Error('dist/test/integration/index.js is missing: run `node esbuild.mjs` first');
   fs.mkdirSync(artifactsDir, { recursive: true });
-  fs.rmSync(path.join(artifactsDir, 'vscode-logs'), { recursive: true, force: true });
+  for (const old of fs.readdirSync(artifactsDir).filter((n) => n.startsWith('vscode-logs'))) fs.rmSync(path.join(artifactsDir, old), { recursive: true, force: true });
   const host = process.env.GSD_TEST_HOST || (process.env.VSCODE_EXECUTABLE_PATH ? 'electron' : 'code-server');
   const { base, runs } = prepareWorkspaces();
   try {

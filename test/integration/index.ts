@@ -6,8 +6,9 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 
-/** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one. */
-function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' {
+/** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one. */
+function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' {
+  if (!vscode.workspace.isTrusted) return 'untrusted';
   // A .code-workspace file is known at once; its folders may still be resolving.
   if (vscode.workspace.workspaceFile?.path.endsWith('.code-workspace')) return 'multi-root';
   const folders = vscode.workspace.workspaceFolders ?? [];

@@ -1,0 +1,104 @@
+// The sample project in Restricted Mode (workspace trust on, folder not trusted). Reading works;
+// everything that would run a command or workspace code is refused with a message and leaves no
+// trace: terminal dispatch, Replan slice, Install Agent Hooks, hook code from .gsd/extensions.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GsdExtensionApi } from '../../../src/extension';
+import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
+import { activateExtension, labelOf } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+
+const M2 = 'M002-k7q2xz';
+
+/** Every file under a folder, path → text, to show a refused action wrote nothing. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!fs.existsSync(dir)) return out;
+  for (const rel of fs.readdirSync(dir, { recursive: true }).map(String)) {
+    const file = path.join(dir, rel);
+    if (fs.statSync(file).isFile()) out.set(rel, fs.readFileSync(file, 'utf8'));
+  }
+  return out;
+}
+
+describe('Restricted Mode (untrusted workspace)', () => {
+  let api: GsdExtensionApi;
+  let root: string;
+  let gsdDir: string;
+  const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
+
+  before(async () => {
+    assert.equal(vscode.workspace.isTrusted, false, 'this suite needs a window in Restricted Mode');
+    api = await activateExtension();
+    root = api.workspace.list()[0].project.root;
+    gsdDir = api.workspace.list()[0].project.gsdDir;
+  });
+
+  after(async () => {
+    await config().update('dispatch.target', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('still reads the project: the panel lists its milestones', async function () {
+    const roots = api.panel.getChildren().map((n) => api.panel.getTreeItem(n));
+    assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
+    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    const view = await captureWorkbench('restricted-mode-panel', ['Restricted Mode', 'M002-k7q2xz: Categorisation rules']);
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
+  });
+
+  it('refuses to dispatch to a terminal, and writes nothing', async function () {
+    await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Global);
+    const before = snapshot(gsdDir);
+    const terminals = vscode.window.terminals.length;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    assert.equal(result.target, null);
+    assert.equal(result.outcome?.applied ?? false, false);
+    assert.equal(vscode.window.terminals.length, terminals);
+    assert.deepEqual(snapshot(gsdDir), before);
+    const view = await captureWorkbench('terminal-refused', ['refused in an untrusted workspace']);
+    if (!view) return this.skip();
+    assert.deepEqual(Object.values(view.seen), [true], JSON.stringify(view.seen));
+  });
+
+  it('refuses Replan slice from a Known Issues CodeLens, and writes nothing', async () => {
+    const summary = vscode.Uri.file(path.join(gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks', 'T02-SUMMARY.md'));
+    const before = snapshot(gsdDir);
+    const result = await vscode.commands.executeCommand('gsd.replanSlice', summary);
+    assert.equal(result, undefined);
+    assert.deepEqual(snapshot(gsdDir), before);
+  });
+
+  it('refuses to install agent hooks', async () => {
+    const written = await api.installAgentHooks(api.workspace.list()[0]);
+    assert.equal(written, undefined);
+    assert.equal(fs.existsSync(path.join(root, '.github', 'hooks')), false);
+  });
+
+  it('does not run hook code from .gsd/extensions, and says so', async () => {
+    const hookDir = path.join(gsdDir, 'extensions', 'my-policy');
+    const marker = path.join(root, 'workspace-hook-ran');
+    fs.mkdirSync(hookDir, { recursive: true });
+    fs.writeFileSync(path.join(hookDir, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');
+module.exports = function (api) {
+  api.registerHook('my-policy', async (ctx, next) => { ctx.decision = { unitType: 'replan-slice', unitId: '${M2}/S02', prompt: 'from the workspace' }; await next(); });
+};\n`);
+    const prefs = path.join(gsdDir, 'PREFERENCES.md');
+    const original = fs.existsSync(prefs) ? fs.readFileSync(prefs, 'utf8') : null;
+    fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: my-policy\n      source: my-policy\n---\n');
+    try {
+      await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Global);
+      const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+      assert.notEqual(result.outcome?.decision?.source, 'my-policy');
+      assert.deepEqual(result.outcome?.hooks.skipped.map((s) => s.name), ['my-policy']);
+      assert.match(result.outcome!.hooks.skipped[0].reason, /trusted workspace/);
+      assert.equal(fs.existsSync(marker), false, 'the workspace hook ran');
+    } finally {
+      if (original === null) fs.rmSync(prefs, { force: true });
+      else fs.writeFileSync(prefs, original);
+      fs.rmSync(path.join(gsdDir, 'extensions'), { recursive: true, force: true });
+    }
+  });
+});
