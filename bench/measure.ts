@@ -12,10 +12,6 @@ export function timeMs(fn: () => void): number {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-export function medianMs(runs: number, fn: () => void): number {
-  return median(Array.from({ length: runs }, () => timeMs(fn)));
-}
-
 /** Median wall time of a whole process, in ms; throws if it fails. */
 export function processMs(runs: number, cmd: string, args: string[]): number {
   const times: number[] = [];
