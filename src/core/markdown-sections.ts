@@ -108,10 +108,10 @@ export function sectionRange(body: string, name: string): { heading: number; sta
 
 /**
  * One named `##` section, found without splitting the whole body into lines: the full derive reads
- * thousands of summaries and needs only their Known Issues.
+ * thousands of summaries and needs only their Known Issues. `range` is that section's, when the
+ * caller has already found it.
  */
-export function sectionNamed(body: string, startLine: number, name: string): Section | undefined {
-  const range = sectionRange(body, name);
+export function sectionNamed(body: string, startLine: number, name: string, range = sectionRange(body, name)): Section | undefined {
   if (!range) return undefined;
   const line = startLine + countLines(body, range.heading);
   const lines = splitLines(body.slice(range.start, range.end));

@@ -55,7 +55,7 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
   const known = sectionRange(fm.body, 'Known Issues');
   const knownText = known ? fm.body.slice(known.start, known.end) : '';
-  const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues')) : [];
+  const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues', known)) : [];
   // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
   const head = titleBlock(fm.body);
   const oneLiner = head ? ONE_LINER.exec(head[2])?.[1] : undefined;
