@@ -96,6 +96,17 @@ function taskFile(t: Target, suffix: 'PLAN' | 'SUMMARY', file: string | undefine
   return promptPath(t.state, file ?? path.join(t.state.gsdDir, t.tasksDir, `${t.task.id}-${suffix}.md`));
 }
 
+/** What both prompts of a cycle say about the task and the cycle. */
+function cycleValues(t: Target, active: ActiveReview, max: number): Record<string, string> {
+  return {
+    taskId: t.task.id,
+    taskTitle: t.task.title,
+    sliceRef: `${t.milestone.id}/${t.slice.id}`,
+    cycle: String(active.cycle),
+    maxCycles: String(max),
+  };
+}
+
 function reviewDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
   const max = maxCycles(ctx.options);
   const reviewPath = `.gsd/${t.tasksDir}/${t.task.id}-CODE-REVIEW.md`;
@@ -103,11 +114,7 @@ function reviewDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision
     ? `\nThe previous review is .gsd/${active.lastReviewPath}: check that each of its open issues is fixed; tick the fixed ones ([x]) and keep the rest open.\n`
     : '';
   const prompt = render(REVIEW_TASK, {
-    taskId: t.task.id,
-    taskTitle: t.task.title,
-    sliceRef: `${t.milestone.id}/${t.slice.id}`,
-    cycle: String(active.cycle),
-    maxCycles: String(max),
+    ...cycleValues(t, active, max),
     reviewPath,
     taskPlanPath: taskFile(t, 'PLAN', t.task.planFile),
     taskSummaryPath: taskFile(t, 'SUMMARY', t.task.summaryFile),
@@ -127,11 +134,7 @@ function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
   const last = readLastReview(ctx, t, active.lastReviewPath);
   const max = maxCycles(ctx.options);
   const prompt = render(FIX_TASK, {
-    taskId: t.task.id,
-    taskTitle: t.task.title,
-    sliceRef: `${t.milestone.id}/${t.slice.id}`,
-    cycle: String(active.cycle),
-    maxCycles: String(max),
+    ...cycleValues(t, active, max),
     lastReviewPath: active.lastReviewPath ? `.gsd/${active.lastReviewPath}` : '(missing)',
     issues: issueLines(last?.openIssues ?? []),
     verify: t.task.verify ?? 'its Verify command',
