@@ -95,11 +95,11 @@ function main(argv: string[]): number {
   });
   let agree = 0;
   let runnable = 0;
-  const skipped: string[] = [];
+  const skipped: Array<{ name: string; why: string }> = [];
   try {
     scenarios.forEach((s, i) => {
       if (s.skip) {
-        skipped.push(s.name);
+        skipped.push({ name: s.name, why: typeof s.skip === 'string' ? s.skip : 'marked skip' });
         return;
       }
       runnable++;
@@ -126,7 +126,10 @@ function main(argv: string[]): number {
   } finally {
     cleanup();
   }
-  if (skipped.length > 0) process.stdout.write(`skipped ${skipped.length} (they depend on GSD-2's own process environment): ${skipped.join('; ')}\n`);
+  if (skipped.length > 0) {
+    process.stdout.write(`skipped ${skipped.length} marked skip in the corpus:\n`);
+    for (const { name, why } of skipped) process.stdout.write(`  - ${name}: ${why}\n`);
+  }
   process.stdout.write(`${agree}/${runnable} agree\n`);
   return agree === runnable ? 0 : 1;
 }
