@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { defaultDecision } from '../../src/core/default-dispatch';
 import { deriveStateLazy } from '../../src/core/derive-state';
 import { classifyGsdPath } from '../../src/core/gsd-layout';
 import { locateProject } from '../../src/core/locate-project';
@@ -148,6 +149,12 @@ describe('GSD-2 conformance: the seven rules', () => {
     // GSD-2: no completed task reported a blocker, the trigger exists and no REPLAN does.
     const s = expectState(root, { phase: 'replanning-slice', milestone: 'M001', slice: 'S01', task: 'T02', blockers: 1 });
     assert.deepEqual(s.replanTrigger, { taskId: 'T02', reason: 'triage' });
+    // What runs next: GSD's replan-slice unit, pointed at the trigger that says why.
+    const next = defaultDecision(s)!;
+    assert.equal(next.unitType, 'replan-slice');
+    assert.equal(next.unitId, 'M001/S01');
+    assert.match(next.prompt, /read \.gsd\/milestones\/M001\/slices\/S01\/S01-REPLAN-TRIGGER\.md for why/);
+    assert.match(next.prompt, /"\*\*Blocker Task:\*\* T02"/);
     assert.deepEqual(decisionOf(index.state()), decisionOf(s));
     assert.equal(classifyGsdPath('milestones/M001/slices/S01/S01-REPLAN-TRIGGER.md').kind, 'slice-replan-trigger');
 
