@@ -1,7 +1,9 @@
-// `npm run conformance -- <scenarios.json or its folder>`: builds each `.gsd` tree of GSD-2's own test
-// corpus in a temporary folder, derives its state as `gsd-review state --json` does (the lazy path)
-// and as the panel does (every slice), and compares both with what GSD-2 derived. One line per
-// disagreement, then `N/M agree`; exit 1 when any tree disagrees.
+// `npm run conformance -- <scenarios.json or its folder> [--cli]`: builds each `.gsd` tree of GSD-2's
+// own test corpus in a temporary folder, derives its state as `gsd-review state --json` does (the lazy
+// path) and as the panel does (every slice), and compares both with what GSD-2 derived. One line per
+// disagreement, then `N/M agree`; exit 1 when any tree disagrees. `--cli` runs the built CLI
+// (`dist/cli.js state --json` and `--full`, after `npm run build`) instead of calling the core.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -72,7 +74,17 @@ function enabledDesignedDifferences(gsdDir: string): string[] {
   return config.hooks.map((h) => h.name).filter((n) => (DESIGNED_DIFFERENCES as readonly string[]).includes(n));
 }
 
-function deriveBoth(root: string): { lazy: GSDState; full: GSDState } {
+const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
+
+function cliState(root: string, full: boolean): GSDState {
+  const args = [CLI, 'state', '--json', '--root', root, ...(full ? ['--full'] : [])];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`gsd-review state exited ${r.status ?? r.signal}: ${(r.stderr || '').trim()}`);
+  return JSON.parse(r.stdout) as GSDState;
+}
+
+function deriveBoth(root: string, viaCli: boolean): { lazy: GSDState; full: GSDState } {
+  if (viaCli) return { lazy: cliState(root, false), full: cliState(root, true) };
   const project = locateProject(root);
   if (!project) throw new Error(`no .gsd found at ${root}`);
   const lazy = deriveStateLazy(root).state;
@@ -81,9 +93,14 @@ function deriveBoth(root: string): { lazy: GSDState; full: GSDState } {
 }
 
 function main(argv: string[]): number {
-  const arg = argv[0];
+  const viaCli = argv.includes('--cli');
+  const arg = argv.find((a) => !a.startsWith('--'));
   if (!arg) {
-    process.stderr.write('usage: npm run conformance -- <path to scenarios.json or its folder>\n');
+    process.stderr.write('usage: npm run conformance -- <path to scenarios.json or its folder> [--cli]\n');
+    return 2;
+  }
+  if (viaCli && !fs.existsSync(CLI)) {
+    process.stderr.write(`--cli needs the built CLI at ${CLI}: run npm run build first\n`);
     return 2;
   }
   const scenarios = loadCorpus(arg);
@@ -109,7 +126,7 @@ function main(argv: string[]): number {
         const root = buildTree(base, s);
         const left = enabledDesignedDifferences(fs.realpathSync(path.join(root, '.gsd')));
         if (left.length > 0) throw new Error(`could not switch off ${left.join(', ')} in PREFERENCES.md`);
-        const { lazy, full } = deriveBoth(root);
+        const { lazy, full } = deriveBoth(root, viaCli);
         const lazyDiff = compareState(lazy, s.gsd2Recorded);
         const fullDiff = compareState(full, s.gsd2Recorded);
         found = lazyDiff.map((d) => ({ d }));
