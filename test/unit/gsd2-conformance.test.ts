@@ -88,6 +88,13 @@ describe('GSD-2 conformance: the seven rules', () => {
     fs.rmSync(path.dirname(wt), { recursive: true });
     index.changed(path.dirname(wt));
     check(index.state(), { phase: 'needs-discussion', milestone: 'M002' }, 'after worktree removed');
+
+    // The META.json-only folder gets its CONTEXT: a real milestone now, and the first one.
+    const ctx = M(root, 'M001', 'M001-CONTEXT.md');
+    fs.writeFileSync(ctx, context('M001', 'Accounts'));
+    index.changed(ctx);
+    check(index.state(), { phase: 'pre-planning', milestone: 'M001' }, 'after M001 got its context');
+    assert.deepEqual(index.state().milestones.map((m) => m.id), ['M001', 'M002']);
   });
 
   it('treats an empty ROADMAP file as no roadmap (the milestone is not a ghost, and its draft asks for discussion)', () => {
