@@ -71,6 +71,10 @@ export function defaultDecision(state: State): UnitDecision | null {
       };
     case 'replanning-slice':
       if (!milestone || !slice) return null;
+      if (state.replanTrigger?.reason === 'triage') {
+        const trigger = slice.replanTriggerFile ? promptPath(state, slice.replanTriggerFile) : `${slice.id}-REPLAN-TRIGGER.md`;
+        return replanDecision(state, milestone, slice, state.replanTrigger.taskId, `GSD's triage asked for a replan of this slice: read ${trigger} for why.`);
+      }
       return replanDecision(state, milestone, slice, state.replanTrigger?.taskId ?? '', `Task ${state.replanTrigger?.taskId} reported blocker_discovered: true.`);
     case 'validating-milestone':
       if (!milestone) return null;

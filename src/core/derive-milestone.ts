@@ -19,7 +19,13 @@ export interface MilestonePart {
   /** VALIDATION verdict (`pass`, `needs-remediation`, …) or null when none was written. */
   validationVerdict: string | null;
   parked: boolean;
+  /** Milestone ids from the CONTEXT's `depends_on`, exactly as written (GSD compares them so). */
   dependsOn: string[];
+  /**
+   * A CONTEXT, CONTEXT-DRAFT, ROADMAP or SUMMARY file exists. Without one (an empty folder, or only
+   * META.json) GSD calls the folder a ghost and skips it, unless a worktree shows it is in flight.
+   */
+  hasContentFiles: boolean;
   /** Only a CONTEXT-DRAFT exists: GSD wants a discussion before planning. */
   draftOnly: boolean;
   extensions: Record<string, unknown>;
@@ -28,12 +34,19 @@ export interface MilestonePart {
 
 interface RoadmapFile extends Roadmap {
   extensions: Record<string, unknown>;
+  /** The file has no content at all: GSD treats that as no roadmap. */
+  empty: boolean;
 }
 
 function parseRoadmapFile(text: string, file: string): RoadmapFile {
   const fm = parseFrontmatter(text, file);
   const roadmap = parseRoadmap(fm.body, fm.bodyStartLine, file);
-  return { ...roadmap, extensions: fmRecord(fm.data, 'extensions'), diagnostics: [...fm.diagnostics, ...roadmap.diagnostics] };
+  return { ...roadmap, extensions: fmRecord(fm.data, 'extensions'), empty: text.length === 0, diagnostics: [...fm.diagnostics, ...roadmap.diagnostics] };
+}
+
+/** GSD's rule: a roadmap is complete when it has slices and every one is checked. */
+export function roadmapComplete(roadmap: Roadmap): boolean {
+  return roadmap.slices.length > 0 && roadmap.slices.every((s) => s.done);
 }
 
 /** GSD's rule: a summary is terminal unless it says it failed. */
@@ -57,13 +70,15 @@ function validationVerdict(text: string, file: string): { verdict: string | null
 function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
   const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
-  return { deps: fmStringList(fm.data, 'depends_on').map((d) => d.toUpperCase()), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+  return { deps: fmStringList(fm.data, 'depends_on'), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
 /**
- * How much of a milestone to read. `status`: what GSD's status rules need (parked flag, summary, and
- * the context's dependencies unless the summary already says complete). `all`: also the roadmap and
- * validation. The lazy path reads `all` only for the active milestone.
+ * How much of a milestone to read. `status`: what GSD's status rules need. A milestone whose summary
+ * says complete needs only its validation verdict (and its roadmap when that verdict is
+ * needs-attention, which parks a milestone whose slices are all done); any other milestone is read
+ * whole. `all`: every file, for the panel. The lazy path asks for `status` and so reads completed
+ * milestones only as far as their summary and validation.
  */
 export type MilestoneDepth = 'status' | 'all';
 
@@ -80,6 +95,7 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
     validationVerdict: null,
     parked: false,
     dependsOn: [],
+    hasContentFiles: false,
     draftOnly: false,
     extensions: {},
     diagnostics,
@@ -99,10 +115,22 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
   }
   const contextFile = dir.file(id, 'CONTEXT');
   const draftFile = contextFile ? null : dir.file(id, 'CONTEXT-DRAFT');
+  const roadmapFile = dir.file(id, 'ROADMAP');
   part.draftOnly = !contextFile && draftFile !== null;
+  part.hasContentFiles = contextFile !== null || draftFile !== null || roadmapFile !== null || summaryFile !== null;
+  const validationFile = dir.file(id, 'VALIDATION');
+  if (validationFile) {
+    const v = files.parse(validationFile, validationVerdict);
+    diagnostics.push(...v.diagnostics);
+    part.validationVerdict = v.value?.verdict ?? null;
+  }
+  // A completed milestone matters to the status rules only if needs-attention parks it (which takes a
+  // complete roadmap); anything else about it is for the panel.
+  const whole = depth === 'all' || !part.summaryTerminal;
+  if (whole) part.depth = 'all';
   const ctxPath = contextFile ?? draftFile;
   let contextTitle: string | undefined;
-  if (ctxPath && (depth === 'all' || !part.summaryTerminal)) {
+  if (ctxPath && whole) {
     const c = files.parse(ctxPath, contextDeps);
     diagnostics.push(...c.diagnostics);
     if (c.value) {
@@ -110,22 +138,14 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
       contextTitle = c.value.title;
     }
   }
-  if (depth === 'all') {
-    const roadmapFile = dir.file(id, 'ROADMAP');
-    if (roadmapFile) {
-      const r = files.parse(roadmapFile, parseRoadmapFile);
-      diagnostics.push(...r.diagnostics);
-      if (r.value) {
-        part.roadmapFile = roadmapFile;
-        part.roadmap = r.value;
-        part.extensions = r.value.extensions;
-      }
-    }
-    const validationFile = dir.file(id, 'VALIDATION');
-    if (validationFile) {
-      const v = files.parse(validationFile, validationVerdict);
-      diagnostics.push(...v.diagnostics);
-      part.validationVerdict = v.value?.verdict ?? null;
+  if (roadmapFile && (whole || part.validationVerdict === 'needs-attention')) {
+    const r = files.parse(roadmapFile, parseRoadmapFile);
+    diagnostics.push(...r.diagnostics);
+    if (r.value) {
+      part.roadmapFile = roadmapFile;
+      // An empty file is no roadmap to GSD (the milestone is still being planned).
+      if (!r.value.empty) part.roadmap = r.value;
+      part.extensions = r.value.extensions;
     }
   }
   part.title = part.roadmap?.title || summaryTitle || contextTitle || id;

@@ -20,6 +20,8 @@ export interface SlicePart {
   title?: string;
   summaryFile?: string;
   replanFile?: string;
+  /** `S01-REPLAN-TRIGGER.md`: GSD's triage asks for a replan of the slice (only its presence counts). */
+  replanTriggerFile?: string;
   replannedTasks: string[];
   /** A REPLAN.md that names no task answers every blocker of the slice. */
   replanCoversAll: boolean;
@@ -227,14 +229,17 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   if (summaryFile) part.summaryFile = summaryFile;
   const replanFile = dir.file(sliceId, 'REPLAN');
   if (replanFile) {
+    // Its presence alone ends a triage replan (GSD's loop protection); its blocker tasks answer blockers.
+    part.replanFile = replanFile;
     const replan = files.parse(replanFile, parseReplan);
     diagnostics.push(...replan.diagnostics);
     if (replan.value) {
-      part.replanFile = replanFile;
       part.replannedTasks = replan.value.blockerTasks;
       part.replanCoversAll = replan.value.blockerTasks.length === 0;
     }
   }
+  const replanTriggerFile = dir.file(sliceId, 'REPLAN-TRIGGER');
+  if (replanTriggerFile) part.replanTriggerFile = replanTriggerFile;
   const continueFile = dir.file(sliceId, 'CONTINUE') ?? (dir.has('continue.md') ? path.join(sliceDir, 'continue.md') : null);
   if (continueFile) {
     const cont = files.parse(continueFile, parseContinueFile);

@@ -2,7 +2,7 @@
 // One set of rules for both ways of reading: the full index (every slice, for the panel) and the
 // lazy path (only what the active unit needs, for the CLI's `next` and `hook`).
 import * as path from 'node:path';
-import { deriveMilestonePart, type MilestoneDepth, type MilestonePart } from './derive-milestone';
+import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import { milestoneIdFromDir, milestoneSeq, milestonesDir } from './gsd-layout';
 import { NodeGsdStore } from './gsd-store';
@@ -10,6 +10,7 @@ import { preferencesFile } from './hook-config';
 import { locateProject } from './locate-project';
 import { parsePreferences } from './preferences';
 import { ProjectFiles } from './project-files';
+import { parseQueueOrder, QUEUE_ORDER_FILE, sortByQueueOrder } from './queue-order';
 import type {
   ActiveRef,
   Diagnostic,
@@ -68,7 +69,23 @@ export function listMilestones(files: ProjectFiles, gsdDir: string, diagnostics:
     }
     byId.set(id, { id, dir });
   }
-  return [...byId.values()].sort((a, b) => milestoneSeq(a.id) - milestoneSeq(b.id) || a.id.localeCompare(b.id));
+  const byNumber = [...byId.values()].sort((a, b) => milestoneSeq(a.id) - milestoneSeq(b.id) || a.id.localeCompare(b.id));
+  // GSD's queue order, when the user set one, goes before the numbers.
+  const queued = files.dir(gsdDir)?.entries.some((e) => e.isFile && e.name === QUEUE_ORDER_FILE);
+  if (!queued) return byNumber;
+  const q = files.parse(path.join(gsdDir, QUEUE_ORDER_FILE), parseQueueOrder);
+  diagnostics.push(...q.diagnostics);
+  return sortByQueueOrder(byNumber, q.value?.order ?? null);
+}
+
+/**
+ * GSD skips a milestone folder with no CONTEXT, CONTEXT-DRAFT, ROADMAP or SUMMARY (empty, or only
+ * META.json) unless `.gsd/worktrees/<id>` shows the milestone is being worked on.
+ */
+function isGhost(files: ProjectFiles, gsdDir: string, p: MilestonePart): boolean {
+  if (p.hasContentFiles) return false;
+  const worktrees = files.dir(gsdDir)?.entries.some((e) => e.isDirectory && e.name === 'worktrees') ? files.dir(path.join(gsdDir, 'worktrees')) : null;
+  return !worktrees?.entries.some((e) => e.name === p.id);
 }
 
 function sliceEntry(rs: NonNullable<MilestonePart['roadmap']>['slices'][number], part: SlicePart | null, status: SliceStatus): SliceEntry {
@@ -91,6 +108,7 @@ function sliceEntry(rs: NonNullable<MilestonePart['roadmap']>['slices'][number],
     if (part.planFile && part.planFound) entry.planFile = part.planFile;
     if (part.summaryFile) entry.summaryFile = part.summaryFile;
     if (part.replanFile) entry.replanFile = part.replanFile;
+    if (part.replanTriggerFile) entry.replanTriggerFile = part.replanTriggerFile;
     if (part.continueFile) entry.continueFile = part.continueFile;
   }
   return entry;
@@ -120,25 +138,41 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
   const refs = listMilestones(files, project.gsdDir, diagnostics);
   // The lazy path reads each milestone only as deep as the status rules need, and the active one fully.
   const depth: MilestoneDepth = options.lazy ? 'status' : 'all';
-  const parts = refs.map((r) => source.milestone(r.id, r.dir, depth));
+  const parts: MilestonePart[] = [];
+  for (const r of refs) {
+    const p = source.milestone(r.id, r.dir, depth);
+    if (!p.parked && !p.summaryTerminal && !p.roadmap && isGhost(files, project.gsdDir, p)) {
+      diagnostics.push(...p.diagnostics);
+      diagnostics.push({ file: p.dir, severity: 'info', message: `milestone folder ${path.basename(p.dir)} has no CONTEXT, ROADMAP or SUMMARY; GSD skips it` });
+      continue;
+    }
+    parts.push(p);
+  }
 
-  // Milestone registry and the active milestone (GSD: first one not complete whose deps are met).
+  // Milestone registry and the active milestone, by GSD's rules: the first milestone not complete
+  // (a SUMMARY that does not report failure) whose dependencies are complete; dependencies are checked
+  // only while its slices are unfinished, and a validation verdict of needs-attention parks a
+  // milestone whose slices are all done.
   const completeIds = new Set(parts.filter((p) => !p.parked && p.summaryTerminal).map((p) => p.id));
   const statuses = new Map<string, MilestoneEntry['status']>();
   let active: MilestonePart | null = null;
+  const depsUnmet = (p: MilestonePart) => p.dependsOn.some((d) => !completeIds.has(d));
   for (const [i, p] of parts.entries()) {
-    if (p.parked) statuses.set(p.id, 'parked');
-    else if (p.summaryTerminal) statuses.set(p.id, 'complete');
-    else if (active) statuses.set(p.id, 'pending');
-    else if (p.dependsOn.some((d) => !completeIds.has(d))) statuses.set(p.id, 'pending');
-    else {
-      statuses.set(p.id, 'active');
+    let status: MilestoneEntry['status'];
+    const slicesDone = p.roadmap !== null && roadmapComplete(p.roadmap);
+    if (p.parked) status = 'parked';
+    else if (slicesDone && p.validationVerdict === 'needs-attention') status = 'parked';
+    else if (p.summaryTerminal) status = 'complete';
+    else if (active) status = slicesDone && p.validationVerdict !== null && p.validationVerdict !== 'needs-remediation' ? 'complete' : 'pending';
+    else if (!slicesDone && depsUnmet(p)) status = 'pending';
+    else status = 'active';
+    statuses.set(p.id, status);
+    if (status === 'active') {
       active = p.depth === 'all' ? p : source.milestone(p.id, p.dir, 'all');
       parts[i] = active;
     }
   }
   for (const p of parts) diagnostics.push(...p.diagnostics);
-
   const slicesDirOf = (p: MilestonePart) => {
     const idx = files.dir(p.dir);
     const sub = idx?.subdir('slices');
@@ -245,8 +279,14 @@ function decide(
         nextAction: 'Resolve milestone dependencies before proceeding.',
       };
     }
-    if (parts.length === 0 || parts.every((p) => p.parked)) {
-      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: parts.length ? 'All milestones are parked. Unpark one or create a new milestone.' : 'No milestones yet. Start one with GSD.' };
+    // Whatever is not complete is parked (by a PARKED file or a needs-attention verdict): nothing to
+    // run, but not complete either.
+    const parked = parts.filter((p) => statuses.get(p.id) === 'parked');
+    if (parked.length > 0) {
+      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: `All remaining milestones are parked (${parked.map((p) => p.id).join(', ')}). Unpark one or create a new milestone.` };
+    }
+    if (parts.length === 0) {
+      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: 'No milestones yet. Start one with GSD.' };
     }
     return { ...none, phase: 'complete', activeMilestone: null, nextAction: 'All milestones complete.' };
   }
@@ -306,6 +346,18 @@ function decide(
       blockers: [`Task ${blocker.id} discovered a blocker that needs a slice replan.`],
       replanTrigger: { taskId: blocker.id, reason: 'blocker' },
       nextAction: `Replan slice ${rs.id}: ${blocker.id} reported blocker_discovered.`,
+    };
+  }
+  // GSD's triage writes S01-REPLAN-TRIGGER.md; it asks for a replan until a REPLAN exists, and only
+  // when no finished task reported a blocker (that replan, or its answer, comes first).
+  if (part.replanTriggerFile && !part.replanFile && !part.tasks.some((t) => t.done && t.blockerDiscovered)) {
+    return {
+      ...base,
+      activeTask,
+      phase: 'replanning-slice',
+      blockers: ['Triage left a replan trigger: the slice must be replanned before work continues.'],
+      replanTrigger: { taskId: open.id, reason: 'triage' },
+      nextAction: `Replan slice ${rs.id}: triage asked for it in ${path.basename(part.replanTriggerFile)}.`,
     };
   }
   const resume = part.continueFile ? ` Resume from ${path.basename(part.continueFile)} first.` : '';

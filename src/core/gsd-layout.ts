@@ -128,6 +128,7 @@ export function milestonesDir(gsdDir: string): string {
 /** Kinds of GSD file the core parses, recognised from a path inside `.gsd`. */
 export type GsdFileKind =
   | 'preferences'
+  | 'queue-order'
   | 'roadmap'
   | 'milestone-summary'
   | 'milestone-context'
@@ -136,6 +137,7 @@ export type GsdFileKind =
   | 'slice-plan'
   | 'slice-summary'
   | 'slice-replan'
+  | 'slice-replan-trigger'
   | 'slice-continue'
   | 'task-plan'
   | 'task-summary'
@@ -156,6 +158,7 @@ export interface GsdFileRef {
 export function classifyGsdPath(rel: string): GsdFileRef {
   const parts = rel.split(/[\\/]/).filter(Boolean);
   if (parts.length === 1 && parts[0].toUpperCase() === 'PREFERENCES.MD') return { kind: 'preferences' };
+  if (parts.length === 1 && parts[0] === 'QUEUE-ORDER.json') return { kind: 'queue-order' };
   if (parts[0] !== 'milestones' || parts.length < 2) return { kind: 'other' };
   const milestoneDir = parts[1];
   const name = parts[parts.length - 1].toUpperCase();
@@ -171,6 +174,7 @@ export function classifyGsdPath(rel: string): GsdFileRef {
   const sliceDir = parts[3];
   if (parts.length === 5) {
     if (name.endsWith('-REPLAN.MD')) return { kind: 'slice-replan', milestoneDir, sliceDir };
+    if (name.endsWith('-REPLAN-TRIGGER.MD')) return { kind: 'slice-replan-trigger', milestoneDir, sliceDir };
     if (name.endsWith('-PLAN.MD')) return { kind: 'slice-plan', milestoneDir, sliceDir };
     if (name.endsWith('-SUMMARY.MD')) return { kind: 'slice-summary', milestoneDir, sliceDir };
     if (name.endsWith('-CONTINUE.MD') || name === 'CONTINUE.MD') return { kind: 'slice-continue', milestoneDir, sliceDir };

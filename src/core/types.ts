@@ -143,6 +143,8 @@ export interface SliceEntry {
   /** Task ids each `S01-REPLAN.md` answered (`**Blocker Task:** T02`). */
   replannedTasks: string[];
   replanFile?: string;
+  /** `S01-REPLAN-TRIGGER.md`, written by GSD's triage to ask for a replan. */
+  replanTriggerFile?: string;
   continueFile?: string;
   /** Whether the slice plan was read (the lazy path reads only the active slice). */
   planLoaded: boolean;
@@ -185,7 +187,7 @@ export interface GSDState {
   blockers: string[];
   nextAction: string;
   /** For `replanning-slice`: the task whose blocker or pending actions asked for the replan. */
-  replanTrigger: { taskId: string; reason: 'blocker' | 'pending-actions' } | null;
+  replanTrigger: { taskId: string; reason: 'blocker' | 'pending-actions' | 'triage' } | null;
   milestones: MilestoneEntry[];
   progress: { milestones: Progress; slices: Progress; tasks: Progress };
   /** Every open pending action of the project, in plan order. */
