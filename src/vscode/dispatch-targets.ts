@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { runtimeDir } from '../core/dispatch-record';
+import { ensureRuntimeDir } from '../core/runtime-folder';
 import type { DispatchDecision } from '../core/middleware';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';
@@ -33,7 +33,7 @@ export function renderCommand(template: string, promptFile: string, platform = p
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {
-  const dir = path.join(runtimeDir(gsdDir), 'prompts');
+  const dir = path.join(ensureRuntimeDir(gsdDir), 'prompts');
   fs.mkdirSync(dir, { recursive: true });
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const file = path.join(dir, `${stamp}-${decision.unitType}-${decision.unitId.replace(/\//g, '-')}.md`);
