@@ -5,6 +5,7 @@ import { locateProject } from '../core/locate-project';
 import { ProjectFiles } from '../core/project-files';
 import { NodeGsdStore } from '../core/gsd-store';
 import type { GSDState } from '../core/types';
+import { stateJson } from './state-json';
 
 export interface StateOptions {
   root: string;
@@ -36,6 +37,6 @@ function describe(state: GSDState): string {
 
 export function runStateCommand(options: StateOptions): number {
   const state = loadState(options.root, options.full);
-  process.stdout.write(options.json ? JSON.stringify(state, null, 2) + '\n' : describe(state));
+  process.stdout.write(options.json ? JSON.stringify(stateJson(state, options.full), null, 2) + '\n' : describe(state));
   return 0;
 }

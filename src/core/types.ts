@@ -159,6 +159,8 @@ export interface MilestoneEntry {
   roadmapFile?: string;
   summaryFile?: string;
   dependsOn: string[];
+  /** Whether the roadmap was read (the lazy path reads only the active milestone's). */
+  roadmapLoaded: boolean;
   slices: SliceEntry[];
   progress: Progress;
   extensions: Record<string, unknown>;
