@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
   const panel = new ReviewPanelProvider(workspace);
   const problems = new GsdProblems();
-  const statusBar = new GsdStatusBar(workspace, log);
+  const statusBar = new GsdStatusBar(workspace);
   const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
   // PREFERENCES.md wins; the setting is the default for projects that do not say.
   const reviewMaxCycles = (handle: ProjectHandle) => {
@@ -48,7 +48,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const signals = new CompletionSignals(workspace, completer, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
-    void statusBar.update();
+    // The panel's "next" and the status bar follow from this one decision (onDidChangeNextUnit).
+    void workspace.updateNextUnits();
     codeLens.refresh();
   };
   context.subscriptions.push(

@@ -121,6 +121,8 @@ export interface TaskEntry {
   planLine: number;
   completedAt?: string;
   verificationResult?: string;
+  /** The bold line under the summary's title: what the task did, in one sentence. */
+  oneLiner?: string;
   blockerDiscovered: boolean;
   pendingActions: PendingAction[];
   reviews: ReviewCycle[];

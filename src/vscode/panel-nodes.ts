@@ -8,6 +8,7 @@ import { findUnit } from '../core/find-unit';
 import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
 import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { presentTask, type NextUnitRef } from './task-presentation';
 
 export interface NodeFactory {
   /** The cached node for `id` (made once), with its parent recorded for TreeView.reveal. */
@@ -62,6 +63,20 @@ function stateOf(c: Ctx): GSDState {
   return c.workspace.state(c.handle);
 }
 
+/** The unit GSD: Next Unit would dispatch (hooks included), as the status bar shows it. */
+function nextDecision(c: Ctx): NextUnitRef | null {
+  return c.workspace.nextUnit(c.handle)?.decision ?? null;
+}
+
+/** A slice or milestone that is the next unit: "next" in its label, before the title. */
+function markNext(item: vscode.TreeItem, c: Ctx, unitId: string, id: string, title: string): void {
+  const next = nextDecision(c);
+  if (next?.unitId !== unitId) return;
+  item.label = `${id} · next`;
+  item.description = [title, typeof item.description === 'string' ? item.description : ''].filter(Boolean).join(' · ');
+  item.tooltip = md(`${typeof item.tooltip === 'object' ? (item.tooltip as vscode.MarkdownString).value : ''}\n\n**Next unit:** \`${next.unitType}\` (decided by ${next.source}): what GSD: Next Unit dispatches now.`);
+}
+
 function findMilestone(c: Ctx, mid: string): MilestoneEntry | null {
   return findUnit(stateOf(c), mid).milestone;
 }
@@ -83,7 +98,8 @@ export class ProjectNode extends PanelNode {
     const item = new vscode.TreeItem(this.c.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('root-folder');
-    item.description = `${s.phase}${s.activeTask ? ` · ${s.activeTask.id}` : ''}`;
+    const next = nextDecision(this.c);
+    item.description = next ? `next: ${next.unitType} ${next.unitId.split('/').pop()} · ${s.phase}` : s.phase;
     item.tooltip = md(`**${this.c.handle.project.root}**\n\nPhase \`${s.phase}\`. ${s.nextAction}`);
     item.contextValue = 'gsd.project';
     item.resourceUri = vscode.Uri.file(this.c.handle.project.gsdDir);
@@ -217,6 +233,7 @@ export class MilestoneNode extends PanelNode {
     item.iconPath = icon(m.status);
     item.description = m.slices.length ? `${m.progress.done}/${m.progress.total} slices` : m.status;
     item.tooltip = md(`**${m.id}: ${m.title}**\n\nStatus: ${m.status}${m.dependsOn.length ? `\n\nDepends on ${m.dependsOn.join(', ')}` : ''}`);
+    markNext(item, this.c, m.id, m.id, m.title);
     item.contextValue = `gsd.milestone.${m.status}`;
     if (m.roadmapFile) {
       item.command = openAt(m.roadmapFile);
@@ -252,6 +269,7 @@ export class SliceNode extends PanelNode {
     item.iconPath = icon(s.status);
     item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${s.risk} risk` : ''}` : s.done ? '' : 'not planned';
     item.tooltip = md(`**${s.id}: ${s.title}**\n\nStatus: ${s.status}${s.demo ? `\n\nAfter this: ${s.demo}` : ''}${s.depends.length ? `\n\nDepends on ${s.depends.join(', ')}` : ''}`);
+    markNext(item, this.c, `${this.mid}/${s.id}`, s.id, s.title);
     item.contextValue = `gsd.slice.${s.status}`;
     if (s.planFile) {
       item.command = openAt(s.planFile);
@@ -282,21 +300,14 @@ export class TaskNode extends PanelNode {
     const t = this.task();
     const review = taskState(t?.extensions[REVIEW_LOOP]);
     const hasChildren = !!t && (t.reviews.length > 0 || t.pendingActions.length > 0 || !!review.activeReview);
-    const item = new vscode.TreeItem(`${this.tid}: ${t?.title ?? ''}`, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(this.tid, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!t) return item;
-    const active = stateOf(this.c).activeTask?.id === t.id && stateOf(this.c).activeSlice?.id === this.sid;
     item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : icon(t.status);
-    const bits = [t.estimate];
-    if (review.activeReview) bits.push(`review cycle ${review.activeReview.cycle}: ${review.activeReview.status === 'fixing' ? 'fixing' : 'in review'}`);
-    else if (review.outcome) bits.push(review.outcome.passed ? `passed in ${review.outcome.cycles}` : `failed after ${review.outcome.cycles}`);
-    if (t.pendingActions.length) bits.push(`${t.pendingActions.length} pending`);
-    if (active) bits.push('next');
-    item.description = bits.filter(Boolean).join(' · ');
-    item.tooltip = md(
-      `**${t.id}: ${t.title}**\n\nStatus: ${t.status}${t.verificationResult ? ` · verification ${t.verificationResult}` : ''}` +
-        `${t.completedAt ? `\n\nCompleted ${t.completedAt}` : ''}${t.files.length ? `\n\nFiles: ${t.files.map((f) => `\`${f}\``).join(', ')}` : ''}`,
-    );
+    const shown = presentTask(t, review, nextDecision(this.c), `${this.mid}/${this.sid}/${this.tid}`);
+    item.label = shown.label;
+    item.description = shown.description;
+    item.tooltip = md(shown.tooltip);
     item.contextValue = `gsd.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
     const file = t.summaryFile ?? t.planFile;
     if (file) {
