@@ -12,6 +12,7 @@ import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/n
 import { registerPanelCommands } from './vscode/panel-commands';
 import type { PanelNode } from './vscode/panel-nodes';
 import { GsdProblems } from './vscode/problems';
+import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
 import { ReviewPanelProvider } from './vscode/review-panel';
 import { GsdStatusBar } from './vscode/status-bar';
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     treeView,
     codeLens,
     vscode.languages.registerCodeLensProvider(GSD_FILES, codeLens),
+    vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, promptDocuments),
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir))),
     vscode.workspace.onDidGrantWorkspaceTrust(showState),
     workspace.onDidChangeProjects(showState),

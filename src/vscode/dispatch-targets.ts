@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ensureRuntimeDir } from '../core/runtime-folder';
 import type { DispatchDecision } from '../core/middleware';
+import { promptDocuments } from './prompt-documents';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';
 
@@ -50,12 +51,9 @@ export async function chatAvailable(): Promise<boolean> {
 }
 
 async function toEditor(decision: DispatchDecision): Promise<TargetResult> {
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: decision.prompt });
+  // Read-only: closing it never asks to save. Copying it is offered by the dispatch's one notification.
+  const document = await vscode.workspace.openTextDocument(promptDocuments.add(decision));
   await vscode.window.showTextDocument(document, { preview: false });
-  // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
-  void vscode.window.showInformationMessage(`GSD: the ${decision.unitType} prompt for ${decision.unitId} is open in a new editor.`, 'Copy prompt').then((choice) => {
-    if (choice === 'Copy prompt') void vscode.env.clipboard.writeText(decision.prompt);
-  });
   return { target: 'editor', document };
 }
 

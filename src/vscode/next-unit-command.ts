@@ -2,11 +2,11 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BUILTIN_HOOKS } from '../builtin-hooks';
 import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch';
 import type { DispatchDecision } from '../core/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
-import { dirtyDocumentsUnder, EditorAwareStore, UnsavedChangesError } from './editor-aware-store';
+import { dispatchOptions } from './dispatch-options';
+import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export interface NextUnitResult {
@@ -35,15 +35,26 @@ function settings() {
   return { target: c.get<TargetName>('dispatch.target', 'chat'), terminalCommand: c.get<string>('dispatch.terminalCommand', 'claude -p "$(cat {promptFile})"') };
 }
 
-function coreOptions(handle: ProjectHandle, log: vscode.LogOutputChannel) {
-  return {
-    root: handle.project.root,
-    store: new EditorAwareStore(),
-    builtins: BUILTIN_HOOKS,
-    trusted: vscode.workspace.isTrusted,
-    log: { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) },
-  };
+const coreOptions = dispatchOptions;
+
+/**
+ * The one notification of a dispatch: what went where, why the configured target was not used
+ * (when it fell back), and for a prompt in an editor the button that copies it.
+ */
+function announce(decision: DispatchDecision, target: TargetResult, decidedBy?: string): void {
+  const by = decidedBy ? ` (decided by ${decidedBy})` : '';
+  const text = `GSD: ${decision.unitType} ${decision.unitId} dispatched to ${target.target}${by}.${target.note ? ` ${target.note}` : ''}`;
+  if (target.target !== 'editor') {
+    void vscode.window.showInformationMessage(text);
+    return;
+  }
+  // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
+  void vscode.window.showInformationMessage(text, COPY_PROMPT).then((choice) => {
+    if (choice === COPY_PROMPT) void vscode.env.clipboard.writeText(decision.prompt);
+  });
 }
+
+const COPY_PROMPT = 'Copy prompt';
 
 /** Sends a decided unit to the target, then records it (committing hook state when `commit` runs the chain). */
 async function deliver(
@@ -61,8 +72,7 @@ async function deliver(
   if (outcome.decision && (outcome.decision.unitType !== decision.unitType || outcome.decision.unitId !== decision.unitId)) {
     log.warn(`the project changed while dispatching: recorded ${outcome.decision.unitType} ${outcome.decision.unitId} instead of ${decision.unitType} ${decision.unitId}`);
   }
-  log.info(`dispatched ${decision.unitType} ${decision.unitId} (decided by ${decision.source}) to ${target.target}${target.promptFile ? ` (${target.promptFile})` : ''}`);
-  if (target.note) void vscode.window.showInformationMessage(`GSD: ${target.note}`);
+  log.info(`dispatched ${decision.unitType} ${decision.unitId} (decided by ${decision.source}) to ${target.target}${target.promptFile ? ` (${target.promptFile})` : ''}${target.note ? `: ${target.note}` : ''}`);
   return { outcome, target };
 }
 
@@ -84,7 +94,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   }
   try {
     const { outcome, target } = await deliver(handle, d, log, () => dispatchNextUnit({ ...coreOptions(handle, log), apply: true }));
-    void vscode.window.showInformationMessage(`GSD: ${d.unitType} ${d.unitId} dispatched to ${target.target} (decided by ${d.source}).`);
+    announce(d, target, d.source);
     return { phase: preview.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
     if (error instanceof TargetRefused) {
@@ -99,7 +109,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   try {
     const { outcome, target } = await deliver(handle, unit, log, () => dispatchUnit(coreOptions(handle, log), unit));
-    void vscode.window.showInformationMessage(`GSD: ${unit.unitType} ${unit.unitId} dispatched to ${target.target}.`);
+    announce(unit, target);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
