@@ -1,7 +1,7 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { parseCodeReview } from '../core/code-review';
+import { readCodeReview } from '../core/code-review';
 import { replanDecision } from '../core/default-dispatch';
 import { findUnit } from '../core/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
@@ -51,7 +51,7 @@ export function registerCodeLensCommands(
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const cycle = parseCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
+      const cycle = readCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
       const { task } = findUnit(workspace.state(unit.handle), unit.milestoneId, unit.sliceId, unit.taskId);
       const reviews = task?.reviews ?? [];
       const current = reviews.find((r) => r.cycle === cycle);

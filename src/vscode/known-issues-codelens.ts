@@ -4,7 +4,7 @@
 // cycle". The document selector keeps the provider from running on any other file.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseCodeReview } from '../core/code-review';
+import { readCodeReview } from '../core/code-review';
 import { parseFrontmatter } from '../core/frontmatter';
 import { classifyGsdPath, milestoneIdFromDir } from '../core/gsd-layout';
 import { sectionNamed } from '../core/markdown-sections';
@@ -85,7 +85,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   }
 
   private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
-    const review = parseCodeReview(text, document.uri.fsPath);
+    const review = readCodeReview(text, document.uri.fsPath);
     const lines = text.split(/\r?\n/);
     const headingLine = Math.max(0, lines.findIndex((l) => /^#\s/.test(l)));
     const range = new vscode.Range(headingLine, 0, headingLine, 0);
