@@ -25,7 +25,7 @@ export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): P
   if (projects.length <= 1) return projects[0];
   const picked = await vscode.window.showQuickPick(
     projects.map((p) => ({ label: p.folder.name, description: p.project.root, handle: p })),
-    { placeHolder: 'Dispatch the next unit of which GSD project?' },
+    { placeHolder: vscode.l10n.t('Dispatch the next unit of which GSD project?') },
   );
   return picked?.handle;
 }
@@ -42,19 +42,20 @@ const coreOptions = dispatchOptions;
  * (when it fell back), and for a prompt in an editor the button that copies it.
  */
 function announce(decision: DispatchDecision, target: TargetResult, decidedBy?: string): void {
-  const by = decidedBy ? ` (decided by ${decidedBy})` : '';
-  const text = `GSD: ${decision.unitType} ${decision.unitId} dispatched to ${target.target}${by}.${target.note ? ` ${target.note}` : ''}`;
+  const sent = decidedBy
+    ? vscode.l10n.t('GSD: {0} {1} dispatched to {2} (decided by {3}).', decision.unitType, decision.unitId, target.target, decidedBy)
+    : vscode.l10n.t('GSD: {0} {1} dispatched to {2}.', decision.unitType, decision.unitId, target.target);
+  const text = target.note ? `${sent} ${target.note}` : sent;
   if (target.target !== 'editor') {
     void vscode.window.showInformationMessage(text);
     return;
   }
   // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
-  void vscode.window.showInformationMessage(text, COPY_PROMPT).then((choice) => {
-    if (choice === COPY_PROMPT) void vscode.env.clipboard.writeText(decision.prompt);
+  const copy = vscode.l10n.t('Copy prompt');
+  void vscode.window.showInformationMessage(text, copy).then((choice) => {
+    if (choice === copy) void vscode.env.clipboard.writeText(decision.prompt);
   });
 }
-
-const COPY_PROMPT = 'Copy prompt';
 
 /** Sends a decided unit to the target, then records it (committing hook state when `commit` runs the chain). */
 async function deliver(
@@ -65,7 +66,7 @@ async function deliver(
 ): Promise<{ outcome: DispatchOutcome; target: TargetResult }> {
   // Checked before anything is sent: a dispatch must not half-happen because a write is refused.
   const dirty = dirtyDocumentsUnder(handle.project.gsdDir);
-  if (dirty.length) throw new TargetRefused(`GSD: save or revert your unsaved GSD files first (${dirty.map((f) => path.basename(f)).join(', ')}); dispatching writes hook state into them.`);
+  if (dirty.length) throw new TargetRefused(vscode.l10n.t('GSD: save or revert your unsaved GSD files first ({0}); dispatching writes hook state into them.', dirty.map((f) => path.basename(f)).join(', ')));
   const s = settings();
   const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted });
   const outcome = await commit();
@@ -79,7 +80,7 @@ async function deliver(
 export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri): Promise<NextUnitResult | undefined> {
   const handle = await pickProject(workspace, hint);
   if (!handle) {
-    void vscode.window.showWarningMessage('GSD: no .gsd folder in this workspace.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
     return undefined;
   }
   workspace.flushAll();
@@ -89,7 +90,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   const d = preview.decision;
   if (!d) {
     const why = preview.blocker ?? state.nextAction;
-    void vscode.window.showInformationMessage(`GSD (${preview.phase}): nothing to dispatch. ${why}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
@@ -143,7 +144,7 @@ export class UnitCompleter {
           return null;
         }
         if (error instanceof UnsavedChangesError) {
-          void vscode.window.showWarningMessage(`GSD: could not complete the unit: ${error.message}`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('GSD: could not complete the unit: {0}', error.message));
           return null;
         }
         throw error;
@@ -163,7 +164,7 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       const handle = await pickProject(workspace);
       if (!handle) return null;
       const out = await completer.complete(handle, 'GSD: Complete Unit');
-      void vscode.window.showInformationMessage(out ? `GSD: ${out.result.unitType} ${out.result.unitId} completed.` : 'GSD: no dispatched unit is waiting to be completed.');
+      void vscode.window.showInformationMessage(out ? vscode.l10n.t('GSD: {0} {1} completed.', out.result.unitType, out.result.unitId) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
       return out;
     }),
   ];

@@ -35,7 +35,7 @@ export class GsdStatusBar implements vscode.Disposable {
     const preview = this.workspace.nextUnit(handle);
     if (!preview) {
       this.item.text = `$(warning) GSD: ${state.phase}`;
-      this.item.tooltip = 'Could not work out the next unit: see GSD: Show Log.';
+      this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
       this.item.show();
       return;
     }
@@ -43,8 +43,8 @@ export class GsdStatusBar implements vscode.Disposable {
     this.item.text = d ? `$(checklist) GSD: ${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${state.phase}`;
     this.item.tooltip = new vscode.MarkdownString(
       d
-        ? `**Next unit:** \`${d.unitType}\` ${d.unitId} (decided by ${d.source})\n\nPhase \`${state.phase}\`. Click to dispatch it.`
-        : `Phase \`${state.phase}\`. ${preview.blocker ?? state.nextAction}`,
+        ? vscode.l10n.t('**Next unit:** `{0}` {1} (decided by {2})\n\nPhase `{3}`. Click to dispatch it.', d.unitType, d.unitId, d.source, state.phase)
+        : vscode.l10n.t('Phase `{0}`. {1}', state.phase, preview.blocker ?? state.nextAction),
     );
     this.item.show();
   }

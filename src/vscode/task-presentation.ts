@@ -10,6 +10,10 @@ export interface NextUnitRef {
   source: string;
 }
 
+/** `vscode.l10n.t` in the extension; plain `{0}` substitution (English) in unit tests. */
+export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
+const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
+
 export interface TaskPresentation {
   label: string;
   description: string;
@@ -18,12 +22,12 @@ export interface TaskPresentation {
 }
 
 /** Short words for the label, most important first: next, the review loop, pending actions. */
-export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean): string[] {
+export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english): string[] {
   const words: string[] = [];
-  if (isNext) words.push('next');
-  if (review.activeReview) words.push(`cycle ${review.activeReview.cycle}: ${review.activeReview.status === 'fixing' ? 'fixing' : 'in review'}`);
-  else if (review.outcome) words.push(review.outcome.passed ? `passed in ${review.outcome.cycles}` : `failed after ${review.outcome.cycles}`);
-  if (t.pendingActions.length) words.push(`${t.pendingActions.length} pending`);
+  if (isNext) words.push(tr('next'));
+  if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
+  else if (review.outcome) words.push(review.outcome.passed ? tr('passed in {0}', review.outcome.cycles) : tr('failed after {0}', review.outcome.cycles));
+  if (t.pendingActions.length) words.push(tr('{0} pending', t.pendingActions.length));
   return words;
 }
 
@@ -32,39 +36,39 @@ function esc(text: string): string {
   return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
 }
 
-export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, maxCycles?: number): TaskPresentation {
+export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, tr: Translate = english): TaskPresentation {
   const isNext = next?.unitId === unitId;
-  const words = taskStateWords(t, review, isNext);
+  const words = taskStateWords(t, review, isNext, tr);
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   const description = [t.title, t.estimate].filter(Boolean).join(' · ');
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));
-  const status = [`Status: ${t.status}`];
-  if (t.verificationResult) status.push(`verification ${t.verificationResult}`);
-  if (t.estimate) status.push(`estimate ${t.estimate}`);
+  const status = [tr('Status: {0}', t.status)];
+  if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
+  if (t.estimate) status.push(tr('estimate {0}', t.estimate));
   lines.push('', status.join(' · '));
-  if (isNext && next) lines.push('', `**Next unit:** \`${next.unitType}\` (decided by ${next.source}): what GSD: Next Unit dispatches now.`);
-  const of = maxCycles ? ` of ${maxCycles}` : '';
+  if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
   if (review.activeReview) {
     const a = review.activeReview;
-    lines.push('', `**Review cycle ${a.cycle}${of}:** ${a.status === 'fixing' ? 'fixing the issues of the last review' : 'waiting for the review'}`);
+    lines.push('', a.status === 'fixing' ? tr('**Review cycle {0}:** fixing the issues of the last review', a.cycle) : tr('**Review cycle {0}:** waiting for the review', a.cycle));
   } else if (review.outcome) {
-    lines.push('', `**Review:** ${review.outcome.passed ? `passed in ${review.outcome.cycles} cycle${review.outcome.cycles === 1 ? '' : 's'}` : `stopped after ${review.outcome.cycles} cycles with issues open`}`);
+    const n = review.outcome.cycles;
+    lines.push('', review.outcome.passed ? (n === 1 ? tr('**Review:** passed in 1 cycle') : tr('**Review:** passed in {0} cycles', n)) : tr('**Review:** stopped after {0} cycles with issues open', n));
   } else if (!t.reviews.length) {
-    lines.push('', '**Review:** none yet');
+    lines.push('', tr('**Review:** none yet'));
   }
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
-    lines.push('', `**Open issues** (review cycle ${last.cycle}):`);
+    lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));
     for (const i of last.openIssues) lines.push(`- ${i.severity ? `**${esc(i.severity)}** ` : ''}${i.location ? `\`${i.location.replace(/`/g, '')}\` ` : ''}${esc(i.text)}`);
   } else if (last) {
-    lines.push('', `No open issues in review cycle ${last.cycle}.`);
+    lines.push('', tr('No open issues in review cycle {0}.', last.cycle));
   }
   if (t.pendingActions.length) {
-    lines.push('', `**Pending actions** (${t.pendingActions.length}):`);
+    lines.push('', tr('**Pending actions** ({0}):', t.pendingActions.length));
     for (const a of t.pendingActions) lines.push(`- ${esc(a.text)}`);
   }
-  if (t.completedAt) lines.push('', `Completed ${t.completedAt}`);
+  if (t.completedAt) lines.push('', tr('Completed {0}', t.completedAt));
   return { label, description, tooltip: lines.join('\n') };
 }
