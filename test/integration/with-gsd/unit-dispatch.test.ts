@@ -56,6 +56,8 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await api.statusBar.update();
     const shownNext = api.workspace.nextUnit(api.workspace.list()[0])!.decision!;
     const statusText = api.statusBar.text;
+    // Earlier dispatches' notifications go, so the screenshot shows this click's one.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'));
     const result = r!;
     const d = result.outcome!.decision!;
