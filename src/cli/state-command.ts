@@ -27,7 +27,8 @@ function describe(state: GSDState): string {
     `milestone: ${ref(state.activeMilestone)}`,
     `slice:     ${ref(state.activeSlice)}`,
     `task:      ${ref(state.activeTask)}`,
-    `next:      ${state.nextAction}`,
+    // The default dispatch only: hooks (the review loop) may decide another unit, which `next` prints.
+    `default:   ${state.nextAction} (GSD's default dispatch; \`gsd-review next\` includes the hooks)`,
     `progress:  milestones ${state.progress.milestones.done}/${state.progress.milestones.total}, slices ${state.progress.slices.done}/${state.progress.slices.total}, tasks ${state.progress.tasks.done}/${state.progress.tasks.total}`,
   ];
   for (const b of state.blockers) lines.push(`blocker:   ${b}`);
