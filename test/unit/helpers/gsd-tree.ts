@@ -1,4 +1,5 @@
 // Writes GSD trees for tests: a map of relative path → content into a fresh temp folder.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,9 +24,33 @@ export function copyFixture(name: string): string {
 
 export const SAMPLE_PROJECT = path.join(__dirname, '..', '..', '..', 'sample-project');
 
+let sampleFiles: string[] | undefined;
+
+/**
+ * The sample's files as git tracks them: running the CLI or the extension on `sample-project/`
+ * in place writes runtime files there (dispatch record, hook log, a continue file), and tests must
+ * not see them. Outside a git checkout (an unpacked tarball) every file but our runtime folder.
+ */
+export function sampleProjectFiles(): string[] {
+  if (sampleFiles) return sampleFiles;
+  try {
+    const out = execFileSync('git', ['ls-files', '-z', '--', '.'], { cwd: SAMPLE_PROJECT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    sampleFiles = out.split('\0').filter((f) => f.length > 0 && fs.existsSync(path.join(SAMPLE_PROJECT, f)));
+  } catch {
+    sampleFiles = (fs.readdirSync(SAMPLE_PROJECT, { recursive: true }) as string[])
+      .filter((f) => !f.split(path.sep).includes('runtime') && fs.statSync(path.join(SAMPLE_PROJECT, f)).isFile());
+  }
+  if (sampleFiles.length === 0) throw new Error(`no tracked files under ${SAMPLE_PROJECT}`);
+  return sampleFiles;
+}
+
+/** A fresh copy of the sample project's tracked files. */
 export function copySample(): string {
   const dst = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-sample-'));
-  fs.cpSync(SAMPLE_PROJECT, dst, { recursive: true });
+  for (const rel of sampleProjectFiles()) {
+    fs.mkdirSync(path.dirname(path.join(dst, rel)), { recursive: true });
+    fs.copyFileSync(path.join(SAMPLE_PROJECT, rel), path.join(dst, rel));
+  }
   return dst;
 }
 
