@@ -83,7 +83,10 @@ describe('lazy state --json marks what it did not read', function () {
     assert.deepEqual(m2.slices.map((s: { id: string; planLoaded: boolean; progress: unknown; tasks: unknown[] | null }) => [s.id, s.planLoaded, s.progress, s.tasks && s.tasks.length]),
       [['S01', false, null, null], ['S02', true, { done: 2, total: 3 }, 3], ['S03', false, null, null]]);
     assert.deepEqual(full.json.milestones[1].slices[0].progress, { done: 2, total: 2 });
-    assert.deepEqual([m3.id, m3.roadmapLoaded, m3.progress], ['M003', false, null]);
+    // M003 is unfinished, so (as GSD-2 does for depends_on) it is read whole: it has no roadmap yet, so
+    // 0/0 here is data (nothing planned), and the full read says the same.
+    assert.deepEqual([m3.id, m3.roadmapLoaded, m3.progress], ['M003', true, { done: 0, total: 0 }]);
+    assert.deepEqual(full.json.milestones[2].progress, m3.progress);
     // What both read agrees.
     assert.deepEqual(lazy.json.progress, full.json.progress);
     assert.equal(lazy.json.phase, full.json.phase);
