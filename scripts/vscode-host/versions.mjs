@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * The one place that says which code-server runs the floor: keyed by `engines.vscode`. code-server
- * 4.X.Y ships VS Code 1.X.Y; npm has no 4.109.x, so a floor of 1.109.3 runs on 4.110.0 (VS Code
- * 1.110.0, Node 22), the oldest release that satisfies it.
+ * The one place that says which code-server runs the floor: keyed by the lowest VS Code that
+ * `engines.vscode` admits, valued by the oldest code-server on npm whose VS Code (4.X.Y ships
+ * 1.X.Y) satisfies it. npm has no 4.109.x, so a floor of 1.109.x runs on 4.110.0 (VS Code 1.110.0,
+ * Node 22).
  */
 export const FLOOR_CODE_SERVER = {
-  '^1.100.0': '4.100.3',
-  '^1.109.3': '4.110.0',
+  '1.100.0': '4.100.3',
+  '1.109.0': '4.110.0',
+  '1.109.3': '4.110.0',
 };
 
 export function enginesVscode() {
@@ -23,7 +25,9 @@ export function enginesVscode() {
 
 export function floorCodeServer() {
   const engines = enginesVscode();
-  const version = FLOOR_CODE_SERVER[engines];
+  // `^1.100.0` and `>=1.100.0` both start at 1.100.0.
+  const lowest = /^\s*(?:\^|>=|~)?\s*(\d+\.\d+\.\d+)\s*$/.exec(engines)?.[1];
+  const version = lowest && FLOOR_CODE_SERVER[lowest];
   if (!version) {
     throw new Error(
       `no code-server is set for engines.vscode "${engines}": add it to FLOOR_CODE_SERVER in ` +
