@@ -18,8 +18,9 @@ export function isReady(dir) {
 }
 
 /**
- * Runs a command; while it is silent, says every 15 s that it is still at work, so a long native
- * build never looks like a hang. Output is kept and shown only when the command fails.
+ * Runs a command; while it runs, says every 8 s that it is still at work, so a long native build
+ * never looks like a hang (and npm test's own "still running" line, after 10 s of quiet, stays
+ * away). Output is kept and shown only when the command fails.
  */
 export function runQuietly(scope, what, cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
@@ -28,7 +29,7 @@ export function runQuietly(scope, what, cmd, args, options = {}) {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const beat = setInterval(() => log(scope, `  … still ${what} (${Math.round((Date.now() - started) / 1000)} s)`), 15_000);
+    const beat = setInterval(() => log(scope, `  … still ${what} (${Math.round((Date.now() - started) / 1000)} s)`), 8_000);
     child.on('error', (error) => {
       clearInterval(beat);
       reject(error);
