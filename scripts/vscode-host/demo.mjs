@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError, launchBrowser, startCodeServer } from './code-server-host.mjs';
 import { cacheDir } from './code-server-install.mjs';
 import { onExitRequest } from './lifetime.mjs';
-import { copyTracked } from './tracked-copy.mjs';
+import { copyTracked } from './tracked-copy.cjs';
 import { resolveMatrix } from './versions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onExitRequest } from './lifetime.mjs';
-import { copyTracked } from './tracked-copy.mjs';
+import { copyTracked } from './tracked-copy.cjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testsPath = path.join(repoRoot, 'dist', 'test', 'integration', 'index.js');

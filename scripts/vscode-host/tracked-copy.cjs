@@ -1,12 +1,13 @@
 // Copies a folder of the repository as git has it (its tracked files, staged content), never the
 // working folder itself: running the CLI on sample-project/ writes runtime files and sidecars there,
-// and the tests and the demo must not see them.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// and the tests and the demo must not see them. CommonJS, so the unit tests (tsx) and the host
+// scripts (ESM) share it.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repoRoot = path.resolve(__dirname, '../..');
 
 function gitFiles(relDir) {
   try {
@@ -17,8 +18,9 @@ function gitFiles(relDir) {
   }
 }
 
-/** Copies `relDir` (relative to the repository) to `dest`, which must not exist yet. */
-export function copyTracked(relDir, dest) {
+/** Copies `relDir` (relative to the repository) to `dest`, which must not exist or be empty. */
+function copyTracked(relDir, dest) {
+  if (fs.existsSync(dest)) fs.rmdirSync(dest);
   const files = gitFiles(relDir);
   if (!files || files.length === 0) {
     fs.cpSync(path.join(repoRoot, relDir), dest, { recursive: true });
@@ -35,3 +37,5 @@ export function copyTracked(relDir, dest) {
   fs.renameSync(path.join(staging, relDir), dest);
   fs.rmSync(staging, { recursive: true, force: true });
 }
+
+module.exports = { copyTracked };
