@@ -1,8 +1,8 @@
 // Writes GSD trees for tests: a map of relative path → content into a fresh temp folder.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { copyTracked } from '../../../scripts/vscode-host/tracked-copy.cjs';
 
 export type Tree = Record<string, string | Buffer>;
 
@@ -22,37 +22,15 @@ export function copyFixture(name: string): string {
   return dst;
 }
 
-export const SAMPLE_PROJECT = path.join(__dirname, '..', '..', '..', 'sample-project');
-
-let sampleFiles: string[] | undefined;
-
-/**
- * The sample's files as git tracks them: running the CLI or the extension on `sample-project/`
- * in place writes runtime files there (dispatch record, hook log, a continue file), and tests must
- * not see them. Outside a git checkout (an unpacked tarball) every file but our runtime folder.
- */
-export function sampleProjectFiles(): string[] {
-  if (sampleFiles) return sampleFiles;
-  try {
-    const out = execFileSync('git', ['ls-files', '-z', '--', '.'], { cwd: SAMPLE_PROJECT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    sampleFiles = out.split('\0').filter((f) => f.length > 0 && fs.existsSync(path.join(SAMPLE_PROJECT, f)));
-  } catch {
-    sampleFiles = (fs.readdirSync(SAMPLE_PROJECT, { recursive: true }) as string[])
-      .filter((f) => !f.split(path.sep).includes('runtime') && fs.statSync(path.join(SAMPLE_PROJECT, f)).isFile());
-  }
-  if (sampleFiles.length === 0) throw new Error(`no tracked files under ${SAMPLE_PROJECT}`);
-  return sampleFiles;
-}
-
-/** A fresh copy of the sample project's tracked files. */
+/** A copy of sample-project/ as git has it: a user's CLI runs on the repo's sample never leak into tests. */
 export function copySample(): string {
   const dst = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-sample-'));
-  for (const rel of sampleProjectFiles()) {
-    fs.mkdirSync(path.dirname(path.join(dst, rel)), { recursive: true });
-    fs.copyFileSync(path.join(SAMPLE_PROJECT, rel), path.join(dst, rel));
-  }
+  copyTracked('sample-project', dst);
   return dst;
 }
+
+/** The sample for tests that only read it: one tracked copy per test run. */
+export const SAMPLE_PROJECT = copySample();
 
 /** Markdown builders for realistic files, so tests state only what differs. */
 export function roadmap(id: string, title: string, slices: Array<{ id: string; title: string; done?: boolean; depends?: string[]; risk?: string }>): string {
