@@ -11,6 +11,8 @@ export interface DbSpec {
   schema: number;
   /** application_id + user_version stamps; default: schema >= 46. */
   stamped?: boolean;
+  /** user_version when it should differ from the schema (schema_version stays authoritative). */
+  userVersion?: number;
   /** null: no project_authority row. */
   authorityEpoch?: number | null;
   revision?: number;
@@ -125,7 +127,7 @@ export function buildSuccessorDatabase(file: string, spec: DbSpec): void {
   }
   if (spec.stamped ?? spec.schema >= 46) {
     db.exec('PRAGMA application_id = 1196639298'); // 0x47534442, "GSDB"
-    db.exec(`PRAGMA user_version = ${spec.schema}`);
+    db.exec(`PRAGMA user_version = ${spec.userVersion ?? spec.schema}`);
   }
   db.close();
 }
