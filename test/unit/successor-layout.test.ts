@@ -207,6 +207,26 @@ describe('successor projects: state from the .gsd/phases layout', () => {
     assert.deepEqual(snapshotTree(gsdDir), before);
   });
 
+  it('team milestone ids: 01-abc123-<slug> (layout-policy.ts canonicalPhaseDirName)', () => {
+    const root = writeTree({
+      '.gsd/phases/01-x7k2m9-checkout/01-01-PLAN.md': '# S01: Cart\n\n**Milestone:** M001-x7k2m9\n**Slice:** S01\n\n<tasks>\n- [ ] **T01**: Cart _(1h)_\n</tasks>\n',
+      '.gsd/phases/02-q4w8e1-payments/02-ROADMAP.md': '# M002-q4w8e1: Payments\n\n## Slices\n\n- [ ] **S01: Intent** `risk:low` `depends:[]`\n',
+    });
+    const s = readSuccessorProject(path.join(root, '.gsd'));
+    assert.deepEqual(s.milestones.map((m) => [m.id, m.title]), [['M001-x7k2m9', 'checkout'], ['M002-q4w8e1', 'Payments']]);
+    assert.deepEqual(s.milestones[0].slices[0].tasks.map((t) => [t.id, t.estimate]), [['T01', '1h']]);
+  });
+
+  it('follows a symlinked .gsd and reports its real path', () => {
+    const { root: target } = writeSuccessorLayout();
+    const root = writeTree({ 'README.md': 'app\n' });
+    fs.symlinkSync(path.join(target, '.gsd'), path.join(root, '.gsd'));
+    const s = readSuccessorProject(path.join(root, '.gsd'));
+    assert.equal(s.root, root);
+    assert.equal(s.gsdDir, fs.realpathSync(path.join(target, '.gsd')));
+    assert.equal(s.milestones.length, 2);
+  });
+
   it('bad input gives diagnostics, never a throw', () => {
     const { gsdDir } = writeSuccessorLayout({
       '.gsd/phases/01-checkout-flow/01-02-PLAN.md': '# S02: Payment\n\n<tasks>\n- [x] **T01**: Payment intent\n- [?] T02 broken\n',

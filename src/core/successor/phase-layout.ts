@@ -130,7 +130,11 @@ function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 're
 }
 
 function readMilestone(dir: string, number: number, slug: string, diagnostics: Diagnostic[]): LayoutMilestone {
-  const milestone: LayoutMilestone = { id: milestoneIdFor(number, slug), title: slug, number, dir, slices: [] };
+  const id = milestoneIdFor(number, slug);
+  const suffix = /-([a-z0-9]{6})$/.exec(id)?.[1];
+  // Without a roadmap or context heading, the slug is the title (less a team suffix).
+  const slugTitle = suffix && slug.startsWith(suffix) ? slug.slice(suffix.length).replace(/^-/, '') || slug : slug;
+  const milestone: LayoutMilestone = { id, title: slugTitle, number, dir, slices: [] };
   const sliceFiles = new Map<string, Map<string, string>>();
   const taskSummaries = new Map<string, string>();
   const legacySummaries = new Map<string, string>();
@@ -175,7 +179,7 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
       roadmapSlices = parseRoadmapSlices(text);
     }
   }
-  if (milestone.title === slug && milestone.contextFile) {
+  if (milestone.title === slugTitle && milestone.contextFile) {
     const text = readBounded(milestone.contextFile, diagnostics);
     const h = text ? HEADING_TITLE.exec(text)?.[1] : undefined;
     if (h) milestone.title = h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');

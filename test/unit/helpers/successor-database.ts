@@ -42,7 +42,6 @@ export function sqliteAvailable(): boolean {
 export const PROJECT_ID = 'proj-0001';
 
 export function buildSuccessorDatabase(file: string, spec: DbSpec): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string) => Db };
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL');
@@ -134,7 +133,6 @@ export function buildSuccessorDatabase(file: string, spec: DbSpec): void {
 
 /** Opens a writer on the database and keeps it open (GSD running): WAL files exist while it is. */
 export function openWriter(file: string): Db {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string) => Db };
   return new DatabaseSync(file);
 }
