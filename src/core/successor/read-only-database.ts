@@ -60,8 +60,8 @@ export function nodeSqliteAvailability(): SqliteAvailability {
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-const BUSY_RETRIES = 5;
-const BUSY_WAIT_MS = 40;
+const BUSY_RETRIES = 3;
+const BUSY_WAIT_MS = 30;
 
 function isBusy(error: unknown): boolean {
   const e = error as { errcode?: number; message?: string };
@@ -95,7 +95,7 @@ function session(db: DatabaseSync): ReadOnlyDatabase {
 
 function readOnce<T>(sqlite: NodeSqlite, file: string, immutable: boolean, read: (db: ReadOnlyDatabase) => T): T {
   const target = immutable ? new URL(`${pathToFileURL(file).href}?immutable=1`) : file;
-  const db = new sqlite.DatabaseSync(target, { readOnly: true, timeout: 250 });
+  const db = new sqlite.DatabaseSync(target, { readOnly: true, timeout: 100 });
   try {
     db.exec('PRAGMA query_only = 1');
     db.exec('BEGIN');

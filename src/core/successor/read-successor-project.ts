@@ -397,7 +397,6 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
     diagnostics.push(...detection.diagnostics.filter((d) => d.severity === 'error').slice(0, 1));
     return refuse(state, schemaTooNewMessage(detection.schemaVersion!));
   }
-  diagnostics.push(...detection.diagnostics);
 
   const hooks = blockingHooks(readPreferencesData(realGsd, diagnostics));
   state.reviewHooks = hooks.map((h) => h.name);
@@ -421,6 +420,9 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
   } else {
     diagnostics.push({ file: path.join(realGsd, 'gsd.db'), severity: 'info', message: 'read from the .gsd/phases markdown only: there is no gsd.db (GSD keeps it out of git, so a fresh clone has none)' });
   }
+
+  // Detection's own notes, unless the read said the same (a busy database is one line, not two).
+  diagnostics.push(...detection.diagnostics.filter((d) => !diagnostics.some((o) => o.message.includes(d.message))));
 
   const layout = readPhaseLayout(realGsd);
   diagnostics.push(...layout.diagnostics);

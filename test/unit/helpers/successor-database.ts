@@ -13,6 +13,8 @@ export interface DbSpec {
   stamped?: boolean;
   /** user_version when it should differ from the schema (schema_version stays authoritative). */
   userVersion?: number;
+  /** GSD runs WAL; `delete` is its conservative mode on WSL drives (db/engine.ts configureSchemaConnection). */
+  journal?: 'wal' | 'delete';
   /** null: no project_authority row. */
   authorityEpoch?: number | null;
   revision?: number;
@@ -44,7 +46,7 @@ export const PROJECT_ID = 'proj-0001';
 export function buildSuccessorDatabase(file: string, spec: DbSpec): void {
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string) => Db };
   const db = new DatabaseSync(file);
-  db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`PRAGMA journal_mode = ${spec.journal === 'delete' ? 'DELETE' : 'WAL'}`);
   const lifecycleStatuses = ["'pending'", "'ready'", "'in_progress'", "'paused'", "'completed'", "'cancelled'", ...(spec.schema >= 50 ? ["'blocker-accepted'"] : [])].join(', ');
   db.exec(`
     CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TEXT NOT NULL);
