@@ -1,0 +1,252 @@
+// The successor's markdown layout under `.gsd/phases/` (since gsd-pi 1.4.0; layout-policy.ts and
+// paths.ts there): one folder per milestone `NN-slug` (NN its number, two digits; team ids
+// `M001-abc123` give `01-abc123-<slug>`), milestone files `NN-ROADMAP.md`, `NN-CONTEXT.md`,
+// `NN-VALIDATION.md`, `NN-SUMMARY.md`; slice files `NN-MM-PLAN.md`, `NN-MM-SUMMARY.md`,
+// `NN-MM-REPLAN.md`, `NN-MM-ASSESSMENT.md` (remediation slices `NN-R01-…`); no task plans, task
+// summaries `S01-T01-SUMMARY.md` in the phase folder (the older `T01-SUMMARY.md` is still read,
+// as paths.ts resolveTaskFile does). Read only; every file is bounded in size.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseTaskSummary, type TaskSummary } from '../task-summary';
+import type { Diagnostic } from '../types';
+import { parseFlatSlicePlan, type FlatPlanTask } from './flat-slice-plan';
+import { knownIssuesFromSummary, type KnownIssueLine } from './known-issue-actions';
+import { PHASES_DIR } from './project-kind';
+import { readStateVersionStamp, type StateVersionStamp } from './state-version-stamp';
+
+export interface LayoutTask extends FlatPlanTask {
+  summaryFile?: string;
+  summary?: TaskSummary;
+  knownIssues: KnownIssueLine[];
+}
+
+export interface LayoutSlice {
+  id: string;
+  title: string;
+  /** `NN-R01-…`: a slice added to remediate a milestone validation. */
+  remediation: boolean;
+  /** Checked in the roadmap. */
+  roadmapDone: boolean;
+  risk?: string;
+  depends: string[];
+  demo?: string;
+  planFile?: string;
+  summaryFile?: string;
+  replanFile?: string;
+  assessmentFile?: string;
+  planStamp?: StateVersionStamp;
+  tasks: LayoutTask[];
+  /** 1-based line in the roadmap, or 0 when the slice is known from its files only. */
+  roadmapLine: number;
+}
+
+export interface LayoutMilestone {
+  id: string;
+  title: string;
+  number: number;
+  dir: string;
+  roadmapFile?: string;
+  contextFile?: string;
+  validationFile?: string;
+  summaryFile?: string;
+  roadmapStamp?: StateVersionStamp;
+  slices: LayoutSlice[];
+}
+
+export interface PhaseLayout {
+  phasesDir: string;
+  milestones: LayoutMilestone[];
+  /** The newest `gsd:state-version` stamp seen in the files read. */
+  newestStamp: StateVersionStamp | null;
+  diagnostics: Diagnostic[];
+}
+
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const PHASE_DIR = /^(\d{1,4})-(.+)$/;
+const TEAM_SUFFIX = /^([a-z0-9]{6})(?:-|$)/;
+const MILESTONE_FILE = /^(\d{1,4})-(ROADMAP|CONTEXT|VALIDATION|SUMMARY)\.md$/i;
+const SLICE_FILE = /^(\d{1,4})-(\d{1,4}|R\d{1,4})-([A-Z][A-Z-]*)\.md$/i;
+const FLAT_TASK_SUMMARY = /^(S\d+|R\d+)-(T\d+)-SUMMARY\.md$/i;
+const LEGACY_TASK_SUMMARY = /^(T\d+)-SUMMARY\.md$/i;
+const ROADMAP_TITLE = /^#\s+(M\d+(?:-[a-z0-9]{6})?)\s*[:.-]\s*(.*?)\s*$/i;
+const HEADING_TITLE = /^#\s+(.+?)\s*$/m;
+const ROADMAP_SLICE = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*([SR]\d+)\s*[:.-]\s*(.*?)\*\*(.*)$/i;
+const RISK = /`risk:([^`\s]+)`/i;
+const DEPENDS = /`depends:\[([^\]]*)\]`/i;
+const DEMO = /^\s*>\s*After this:\s*(.*)$/i;
+
+function readBounded(file: string, diagnostics: Diagnostic[]): string | null {
+  try {
+    const st = fs.statSync(file);
+    if (st.size > MAX_FILE_BYTES) {
+      diagnostics.push({ file, severity: 'warning', message: `file is ${st.size} bytes, more than the ${MAX_FILE_BYTES} read; skipped` });
+      return null;
+    }
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    diagnostics.push({ file, severity: 'warning', message: `could not be read: ${(error as Error).message}` });
+    return null;
+  }
+}
+
+function listDir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** `S01` for plan number 1 (layout-policy.ts sliceIdToPlanNum, reversed); remediation ids as written. */
+function sliceIdFromFile(part: string): string {
+  return /^R/i.test(part) ? part.toUpperCase() : `S${String(Number(part)).padStart(2, '0')}`;
+}
+
+function milestoneIdFor(number: number, slug: string): string {
+  const base = `M${String(number).padStart(3, '0')}`;
+  const team = TEAM_SUFFIX.exec(slug);
+  // A six-character first slug word is a team suffix only when it has a digit; a plain word is a title.
+  return team && /\d/.test(team[1]) ? `${base}-${team[1]}` : base;
+}
+
+function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> {
+  const out: Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = ROADMAP_SLICE.exec(lines[i]);
+    if (!m) continue;
+    const demo = DEMO.exec(lines[i + 1] ?? '')?.[1]?.trim();
+    out.push({
+      id: m[2].toUpperCase(),
+      title: m[3].trim() || m[2].toUpperCase(),
+      roadmapDone: m[1] !== ' ',
+      risk: RISK.exec(m[4])?.[1],
+      depends: (DEPENDS.exec(m[4])?.[1] ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean),
+      demo: demo || undefined,
+      roadmapLine: i + 1,
+    });
+  }
+  return out;
+}
+
+function readMilestone(dir: string, number: number, slug: string, diagnostics: Diagnostic[]): LayoutMilestone {
+  const id = milestoneIdFor(number, slug);
+  const suffix = /-([a-z0-9]{6})$/.exec(id)?.[1];
+  // Without a roadmap or context heading, the slug is the title (less a team suffix).
+  const slugTitle = suffix && slug.startsWith(suffix) ? slug.slice(suffix.length).replace(/^-/, '') || slug : slug;
+  const milestone: LayoutMilestone = { id, title: slugTitle, number, dir, slices: [] };
+  const sliceFiles = new Map<string, Map<string, string>>();
+  const taskSummaries = new Map<string, string>();
+  const legacySummaries = new Map<string, string>();
+  for (const e of listDir(dir)) {
+    if (!e.isFile()) continue;
+    const file = path.join(dir, e.name);
+    let m = MILESTONE_FILE.exec(e.name);
+    if (m && Number(m[1]) === number) {
+      const kind = m[2].toUpperCase();
+      if (kind === 'ROADMAP') milestone.roadmapFile = file;
+      else if (kind === 'CONTEXT') milestone.contextFile = file;
+      else if (kind === 'VALIDATION') milestone.validationFile = file;
+      else milestone.summaryFile = file;
+      continue;
+    }
+    m = SLICE_FILE.exec(e.name);
+    if (m && Number(m[1]) === number) {
+      const id = sliceIdFromFile(m[2]);
+      if (!sliceFiles.has(id)) sliceFiles.set(id, new Map());
+      sliceFiles.get(id)!.set(m[3].toUpperCase(), file);
+      continue;
+    }
+    m = FLAT_TASK_SUMMARY.exec(e.name);
+    if (m) {
+      taskSummaries.set(`${m[1].toUpperCase()}/${m[2].toUpperCase()}`, file);
+      continue;
+    }
+    m = LEGACY_TASK_SUMMARY.exec(e.name);
+    if (m) legacySummaries.set(m[1].toUpperCase(), file);
+  }
+
+  let roadmapSlices: ReturnType<typeof parseRoadmapSlices> = [];
+  if (milestone.roadmapFile) {
+    const text = readBounded(milestone.roadmapFile, diagnostics);
+    if (text !== null) {
+      const t = ROADMAP_TITLE.exec(text.split('\n', 5).find((l) => l.startsWith('# ')) ?? '');
+      if (t) {
+        milestone.id = t[1].replace(/^m/, 'M');
+        milestone.title = t[2] || milestone.id;
+      }
+      milestone.roadmapStamp = readStateVersionStamp(text) ?? undefined;
+      roadmapSlices = parseRoadmapSlices(text);
+    }
+  }
+  if (milestone.title === slugTitle && milestone.contextFile) {
+    const text = readBounded(milestone.contextFile, diagnostics);
+    const h = text ? HEADING_TITLE.exec(text)?.[1] : undefined;
+    if (h) milestone.title = h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');
+  }
+
+  // Roadmap order first; slices known only from their files follow in file order.
+  const ids = [...roadmapSlices.map((s) => s.id), ...[...sliceFiles.keys()].sort().filter((id) => !roadmapSlices.some((s) => s.id === id))];
+  for (const id of ids) {
+    const fromRoadmap = roadmapSlices.find((s) => s.id === id);
+    const files = sliceFiles.get(id) ?? new Map<string, string>();
+    const slice: LayoutSlice = {
+      ...(fromRoadmap ?? { id, title: id, roadmapDone: false, depends: [], roadmapLine: 0 }),
+      remediation: id.startsWith('R'),
+      planFile: files.get('PLAN'),
+      summaryFile: files.get('SUMMARY'),
+      replanFile: files.get('REPLAN'),
+      assessmentFile: files.get('ASSESSMENT'),
+      tasks: [],
+    };
+    if (slice.planFile) {
+      const text = readBounded(slice.planFile, diagnostics);
+      if (text !== null) {
+        const plan = parseFlatSlicePlan(text, slice.planFile);
+        diagnostics.push(...plan.diagnostics);
+        if (!fromRoadmap && plan.title) slice.title = plan.title;
+        if (plan.milestoneId && plan.milestoneId !== milestone.id && !milestone.roadmapFile) milestone.id = plan.milestoneId;
+        slice.planStamp = readStateVersionStamp(text) ?? undefined;
+        slice.tasks = plan.tasks.map((t) => ({ ...t, knownIssues: [] }));
+      }
+    }
+    for (const task of slice.tasks) {
+      const summaryFile = taskSummaries.get(`${slice.id}/${task.id}`) ?? legacySummaries.get(task.id);
+      if (!summaryFile) continue;
+      task.summaryFile = summaryFile;
+      const text = readBounded(summaryFile, diagnostics);
+      if (text === null) continue;
+      task.summary = parseTaskSummary(text, summaryFile);
+      diagnostics.push(...task.summary.diagnostics);
+      task.knownIssues = knownIssuesFromSummary(text, summaryFile);
+    }
+    milestone.slices.push(slice);
+  }
+  return milestone;
+}
+
+export function readPhaseLayout(gsdDir: string): PhaseLayout {
+  const phasesDir = path.join(gsdDir, PHASES_DIR);
+  const diagnostics: Diagnostic[] = [];
+  const milestones: LayoutMilestone[] = [];
+  for (const e of listDir(phasesDir)) {
+    if (!e.isDirectory()) continue;
+    const m = PHASE_DIR.exec(e.name);
+    if (!m) continue;
+    milestones.push(readMilestone(path.join(phasesDir, e.name), Number(m[1]), m[2], diagnostics));
+  }
+  milestones.sort((a, b) => a.number - b.number || a.id.localeCompare(b.id));
+  const seen = new Map<string, LayoutMilestone>();
+  for (const ms of milestones) {
+    const other = seen.get(ms.id);
+    if (other) diagnostics.push({ file: ms.dir, severity: 'warning', message: `two folders for milestone ${ms.id} (${path.basename(other.dir)}, ${path.basename(ms.dir)}); both are shown` });
+    seen.set(ms.id, ms);
+  }
+  let newestStamp: StateVersionStamp | null = null;
+  for (const ms of milestones) {
+    for (const s of [ms.roadmapStamp, ...ms.slices.map((sl) => sl.planStamp)]) {
+      if (s && (!newestStamp || s.revision > newestStamp.revision)) newestStamp = s;
+    }
+  }
+  return { phasesDir, milestones, newestStamp, diagnostics };
+}
