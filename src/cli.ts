@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
+import { InstallHooksUsageError, runInstallHooksCommand } from './cli/install-hooks-command';
 import { runStateCommand } from './cli/state-command';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
@@ -12,7 +13,12 @@ commands:
   state [--full]      print the derived GSD state (--full reads every slice)
   next [--apply]      the next unit to run; --apply commits hook state and records the dispatch
   complete            process the recorded unit's result from its artifacts (afterDispatch)
-  hook [--event NAME] one agent-hook payload (VS Code or Claude Code) on stdin, its answer on stdout
+  hook [--event NAME] [--host H]
+                      one agent-hook payload (VS Code, Copilot CLI or Claude Code) on stdin, its answer on stdout
+  install-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+                      write (or show) the agent-hook files and the reviewer agent for that host
+  uninstall-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+                      take them out again, leaving everything else in those files as it was
 
 options:
   --root DIR          the project (any folder inside it); default: the current folder
@@ -33,6 +39,9 @@ async function main(argv: string[]): Promise<number> {
       apply: { type: 'boolean', default: false },
       untrusted: { type: 'boolean', default: false },
       event: { type: 'string' },
+      host: { type: 'string' },
+      user: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -43,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'hook') {
     // The payload's cwd is the project when --root is not given.
-    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}) });
+    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}), ...(values.host ? { host: values.host } : {}) });
   }
   const root = values.root ?? process.cwd();
   switch (command) {
@@ -54,6 +63,9 @@ async function main(argv: string[]): Promise<number> {
       const o = { root, json: values.json ?? false, apply: values.apply ?? false, trusted: !values.untrusted, builtins: BUILTIN_HOOKS };
       return command === 'next' ? runNextCommand(o) : runCompleteCommand(o);
     }
+    case 'install-hooks':
+    case 'uninstall-hooks':
+      return runInstallHooksCommand({ root, host: values.host, user: values.user ?? false, dryRun: values['dry-run'] ?? false, json: values.json ?? false, uninstall: command === 'uninstall-hooks' });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
@@ -66,6 +78,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    process.exitCode = error instanceof UsageError || error instanceof InstallHooksUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   },
 );

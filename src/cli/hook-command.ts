@@ -1,6 +1,7 @@
 // `gsd-review hook`: one agent-hook payload on stdin, the answer on stdout. Exit 0 always: our own
 // trouble (bad JSON, no .gsd, a failing hook) must never block the agent. A deliberate block is
 // said in the JSON (`decision: "block"`, `permissionDecision: "deny"`), which every host honours.
+import { isAgentHost } from '../core/agent-hooks/agent-host';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
 import type { BuiltinHook } from '../core/hook-loader';
 
@@ -9,6 +10,8 @@ const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 export interface HookCliOptions {
   root?: string;
   event?: string;
+  /** `--host`: which of our hook files runs this (written by the install). */
+  host?: string;
   trusted: boolean;
   builtins: readonly BuiltinHook[];
 }
@@ -35,7 +38,8 @@ export async function runHookCommand(o: HookCliOptions): Promise<number> {
     process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
     return 0;
   }
-  const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, ...(o.root ? { root: o.root } : {}) }, o.event);
+  const host = isAgentHost(o.host) ? o.host : null;
+  const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, host, ...(o.root ? { root: o.root } : {}) }, o.event);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
   if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
   return 0;

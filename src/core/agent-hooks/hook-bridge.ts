@@ -12,6 +12,9 @@ import { NodeGsdStore, type GsdStore } from '../gsd-store';
 import { locateProject, type GsdProject } from '../locate-project';
 import { ProjectFiles } from '../project-files';
 import type { GSDState } from '../types';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
 
@@ -24,10 +27,17 @@ export interface BridgeOptions {
   store?: GsdStore;
   /** Per-provider budget in ms. */
   timeoutMs?: number;
+  /** The `--host` the install wrote into the command (which of our files runs this). */
+  host?: AgentHost | null;
+  /** The hook process's environment (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where user-level hook files live (default: the home folder). */
+  home?: string;
 }
 
 export interface BridgeResult {
   event: HookEvent | null;
+  host?: RunningHost;
   output: Record<string, unknown> | null;
   /** Why there is no answer, when there is none for a reason other than "nothing to say". */
   skipped?: string;
@@ -156,6 +166,12 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     project = null;
   }
   if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
+  const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
+  const home = options.home ?? os.homedir();
+  const root = project.root;
+  if (isDuplicateRun(running, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
+    return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
+  }
   const store = options.store ?? new NodeGsdStore();
   const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
   try {
@@ -189,9 +205,9 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
       ...('agentType' in payload.input && payload.input.agentType ? { agentType: payload.input.agentType } : {}),
     };
     const answer = await call(provider, payload, ctx);
-    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null);
+    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null, running.dialect);
     entry.answer = summarize(output);
-    return { event: payload.event, output };
+    return { event: payload.event, host: running, output };
   } catch (error) {
     entry.answer = 'error';
     entry.error = error instanceof Error ? error.message : String(error);
