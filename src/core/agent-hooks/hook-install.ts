@@ -244,7 +244,8 @@ function reviewerAgent(l: Layout): string {
   ].join('\n');
 }
 
-const ours = (text: string | null): boolean => text !== null && text.includes(MARKER);
+/** Ours: it carries the marker, or it is the reviewer agent earlier versions wrote (no marker then). */
+const ours = (text: string | null): boolean => text !== null && (text.includes(MARKER) || text.startsWith(`---\nname: ${REVIEWER_NAME}\n`) && text.includes('You are the reviewer of the GSD review loop.'));
 
 function ownFile(file: string, text: string, read: ReadFile, purpose: string): FileChange | string {
   const before = read(file);
