@@ -15,6 +15,7 @@ import type { GSDState } from '../types';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
+import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
 
@@ -33,6 +34,11 @@ export interface BridgeOptions {
   env?: NodeJS.ProcessEnv;
   /** Where user-level hook files live (default: the home folder). */
   home?: string;
+  /**
+   * Record a cacheable answer for the small hook entry (answer-cache.ts), under this context (the
+   * command's own options); absent: no recording.
+   */
+  cacheContext?: string;
 }
 
 export interface BridgeResult {
@@ -172,7 +178,9 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   if (isDuplicateRun(running, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
     return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
   }
-  const store = options.store ?? new NodeGsdStore();
+  const key = options.cacheContext !== undefined ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;
+  const recording = key ? recordingStore(options.store ?? new NodeGsdStore()) : null;
+  const store = recording?.store ?? options.store ?? new NodeGsdStore();
   const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
   try {
     const hooks = await loadConfiguredHooks(new ProjectFiles(store), {
@@ -207,6 +215,12 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     const answer = await call(provider, payload, ctx);
     const output = formatAnswer(payload.event, answer as Record<string, unknown> | null, running.dialect);
     entry.answer = summarize(output);
+    // Only an answer that wrote nothing and came from our own hooks alone (user hook code may read
+    // anything) is given again while the files it read are unchanged.
+    if (key && recording && !recording.uncacheable() && hooks.loaded.every((h) => h.kind === 'builtin')) {
+      const gsd = project.gsdDir;
+      storeAnswer(runtimeDir(gsd), key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
+    }
     return { event: payload.event, host: running, output };
   } catch (error) {
     entry.answer = 'error';

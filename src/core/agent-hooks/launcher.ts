@@ -54,6 +54,8 @@ if [ -z "$cli" ] || [ -z "$runtime" ]; then
   exit 0
 fi
 export ELECTRON_RUN_AS_NODE=1
+entry="\${cli%cli.js}hook.js"
+if [ -f "$entry" ]; then exec "$runtime" "$entry" "$@"; fi
 exec "$runtime" "$cli" hook "$@"
 `;
 
@@ -85,6 +87,8 @@ if (-not $cli -or -not $runtime) {
   exit 0
 }
 $env:ELECTRON_RUN_AS_NODE = '1'
+$entry = Join-Path (Split-Path $cli) 'hook.js'
+if (Test-Path $entry) { $payload | & $runtime $entry @args; exit 0 }
 $payload | & $runtime $cli hook @args
 exit 0
 `;

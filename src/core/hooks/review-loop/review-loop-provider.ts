@@ -112,7 +112,8 @@ export class ReviewLoopProvider implements HooksProvider {
     const preview = await host.preview();
     const d = preview.decision;
     if (!d || d.source !== REVIEW_LOOP) {
-      host.runtimeSet(STOP_GUARD, null);
+      // Written only when there is something to clear: a stop with nothing to do writes nothing.
+      if (host.runtimeGet<StopGuard | null>(STOP_GUARD)) host.runtimeSet(STOP_GUARD, null);
       return null;
     }
     const key = `${d.unitType} ${d.unitId} cycle ${String(d.data?.cycle ?? '')}`;
