@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
-import { InstallHooksUsageError, runInstallHooksCommand } from './cli/install-hooks-command';
 import { runStateCommand } from './cli/state-command';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
@@ -64,8 +63,11 @@ async function main(argv: string[]): Promise<number> {
       return command === 'next' ? runNextCommand(o) : runCompleteCommand(o);
     }
     case 'install-hooks':
-    case 'uninstall-hooks':
+    case 'uninstall-hooks': {
+      // Loaded only here: the JSON splicing it brings is no part of what every hook process loads.
+      const { runInstallHooksCommand } = await import('./cli/install-hooks-command.js');
       return runInstallHooksCommand({ root, host: values.host, user: values.user ?? false, dryRun: values['dry-run'] ?? false, json: values.json ?? false, uninstall: command === 'uninstall-hooks' });
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
@@ -78,6 +80,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError || error instanceof InstallHooksUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    process.exitCode = error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError' || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   },
 );

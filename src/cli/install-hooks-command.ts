@@ -19,7 +19,9 @@ export interface InstallHooksCliOptions {
   home?: string;
 }
 
-export class InstallHooksUsageError extends Error {}
+export class InstallHooksUsageError extends Error {
+  override name = 'InstallHooksUsageError';
+}
 
 function verb(c: FileChange): string {
   return c.after === null ? 'delete' : c.before === null ? 'create' : 'update';

@@ -108,6 +108,8 @@ function makeHost(
     runtimeGet: <T>(key: string) => readRuntime().data[key] as T | undefined,
     runtimeSet: (key, value) => {
       const { text, data } = readRuntime();
+      // Unchanged state is not written again: an answer that changed nothing can be cached.
+      if (JSON.stringify(data[key] ?? null) === JSON.stringify(value ?? null)) return;
       store.writeIfUnchanged(runtimeFile, JSON.stringify({ ...data, [key]: value }, null, 2) + '\n', text);
     },
     options: hookOptions,
