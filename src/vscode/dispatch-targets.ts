@@ -96,7 +96,9 @@ export async function sendToTarget(
   if (configured === 'terminal') {
     if (!options.trusted) throw new TargetRefused('GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".');
     if (!options.terminalCommand.includes('{promptFile}')) throw new TargetRefused('GSD: gsdReviewLoop.dispatch.terminalCommand must contain {promptFile}.');
-    const promptFile = writePromptFile(gsdDir, decision);
+    // A review run by Claude Code goes to its gsd-reviewer subagent (whose guard keeps it to the review file).
+    const viaSubagent = decision.unitType === 'review-task' && fs.existsSync(path.join(root, '.claude', 'agents', `${REVIEWER_NAME}.md`));
+    const promptFile = writePromptFile(gsdDir, viaSubagent ? { ...decision, prompt: `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` } : decision);
     const terminal = vscode.window.createTerminal({ name: `GSD: ${decision.unitType} ${decision.unitId}`, cwd: root });
     terminal.show(true);
     terminal.sendText(renderCommand(options.terminalCommand, promptFile));
