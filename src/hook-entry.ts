@@ -3,6 +3,7 @@
 // on unchanged, prints that answer at once; otherwise it starts the full CLI (`gsd-review hook`)
 // with the payload it read. Kept small: a host waits for this process on every event.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
@@ -48,7 +49,8 @@ function answerFromCache(text: string, argv: string[]): boolean {
     if (!project) return false;
     const origin = option(argv, '--host');
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
-    if (isDuplicateRun(host, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)))) return false;
+    // The same test as the full bridge; it then stands aside without an answer.
+    if (isDuplicateRun(host, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(os.homedir(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
     const key = answerKey(event, raw, `${hookCacheContext(rootArg, argv.includes('--untrusted'))}\u0000${host.dialect}\u0000${host.origin ?? ''}`);
     const hit = key ? lookupAnswer(runtimeDir(project.gsdDir), key) : null;
     if (!hit) return false;
