@@ -24,7 +24,7 @@ export function agentHookBench(cli: string, root: string, tasks: number): void {
   const events: Array<[string, string, string[], NodeJS.ProcessEnv?]> = [
     ['SessionStart', vscode('SessionStart', { source: 'new' }), ['--host', 'vscode']],
     ['UserPromptSubmit', vscode('UserPromptSubmit', { prompt: 'go on' }), ['--host', 'vscode']],
-    ['PreToolUse (reviewer)', vscode('PreToolUse', { tool_name: 'replace_string_in_file', tool_input: { filePath: path.join(root, 'src/a.ts'), oldString: 'a', newString: 'b' }, tool_use_id: 't' }), ['--host', 'vscode']],
+    ['PreToolUse read (reviewer)', vscode('PreToolUse', { tool_name: 'read_file', tool_input: { filePath: path.join(root, 'src/a.ts'), startLine: 1, endLine: 80 }, tool_use_id: 't' }), ['--host', 'vscode']],
     ['SubagentStart', vscode('SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }), ['--host', 'vscode']],
     ['SubagentStop', vscode('SubagentStop', { agent_id: 'a', agent_type: 'gsd-reviewer', stop_hook_active: false }), ['--host', 'vscode']],
     ['Stop', vscode('Stop', { stop_hook_active: false }), ['--host', 'vscode']],
@@ -44,7 +44,8 @@ export function agentHookBench(cli: string, root: string, tasks: number): void {
   fs.writeFileSync(launcherSh, `#!/bin/sh\nexport ELECTRON_RUN_AS_NODE=1\nexec "${process.execPath}" "${hookJs}" "$@"\n`);
   for (let r = 0; r < 11; r++) {
     bare.push(once(process.execPath, ['-e', '0'], '', root));
-    events.forEach(([, input, args, env], i) => warm[i].push(once(process.execPath, [hookJs, ...args], input, root, env)));
+    // A reviewer reads a different file each time: the answer for a tool that edits nothing is one.
+    events.forEach(([name, input, args, env], i) => warm[i].push(once(process.execPath, [hookJs, ...args], name.startsWith('PreToolUse') ? input.replace('src/a.ts', `src/f${r}.ts`) : input, root, env)));
     launcher.push(once('/bin/sh', [launcherSh, '--host', 'vscode'], events[5][1], root));
     // The full bridge: what a host waits for when something it rests on just changed.
     full.push(once(process.execPath, [cli, 'hook', '--host', 'vscode'], events[5][1], root));
@@ -65,10 +66,10 @@ export function agentHookBench(cli: string, root: string, tasks: number): void {
   // Which processes each install starts in one agent turn with 100 tool calls (README, per host).
   const stop = per.get('Stop')!;
   const prompt = per.get('UserPromptSubmit')!;
-  const guard = per.get('PreToolUse (reviewer)')!;
+  const guard = per.get('PreToolUse read (reviewer)')!;
   const turns: Array<[string, number, string]> = [
     ['VS Code / Copilot CLI, any agent', prompt + stop, 'UserPromptSubmit + Stop; no per-tool hook'],
-    ['VS Code, gsd-reviewer agent', prompt + stop + 100 * guard, '+ PreToolUse on every tool call (agent-scoped hooks match every tool)'],
+    ['VS Code, gsd-reviewer agent', prompt + stop + 100 * guard, '+ PreToolUse on every tool call (agent-scoped hooks match every tool); an edit runs the full bridge'],
     ['Claude Code, main agent', prompt + per.get('Stop (Claude Code)')!, 'UserPromptSubmit + Stop; no per-tool hook'],
     ['Claude Code, gsd-reviewer subagent', per.get('SubagentStart')! + per.get('SubagentStop')! + 100 * guard, 'PreToolUse only for Write|Edit|MultiEdit|NotebookEdit|Bash (here: all 100)'],
     ['earlier install (every event, every agent)', 2 * median(full) + 100 * 2 * median(full), 'the full CLI on PreToolUse and PostToolUse of every tool call'],

@@ -68,6 +68,18 @@ describe('answer cache of the hook entry', function () {
     assert.match(JSON.parse(ctx1).hookSpecificOutput.additionalContext, /Next unit: execute-task M001\/S01\/T01/);
   });
 
+  it('answers any tool call that edits nothing from one cached answer; an edit is looked at by the bridge', () => {
+    const root = project();
+    const read = (file: string) => run(root, { hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_input: { filePath: path.join(root, file), startLine: 1, endLine: 40 }, tool_use_id: file });
+    read('src/a.ts');
+    age(root);
+    read('src/b.ts');
+    assert.equal(read('src/c.ts'), '');
+    assert.equal(fromCache(root), true);
+    run(root, { hook_event_name: 'PreToolUse', tool_name: 'create_file', tool_input: { filePath: path.join(root, '.gsd/runtime/gsd-review-loop/dispatch.json'), content: '{}' }, tool_use_id: 'w' });
+    assert.equal(fromCache(root), false);
+  });
+
   it('runs the full bridge again once a file it rests on changes (a task finished, a review written)', () => {
     const root = project();
     run(root, { hook_event_name: 'Stop', stop_hook_active: false });

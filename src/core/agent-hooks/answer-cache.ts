@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { GsdStore } from '../gsd-store';
+import { classifyToolCall } from './edit-tools';
 
 export const ANSWER_CACHE_FILE = 'hook-answers.json';
 const VERSION = 1;
@@ -62,10 +63,19 @@ function hash(text: string): string {
   return (h >>> 0).toString(36);
 }
 
-/** The cache key of an invocation, or null when its event is never answered from the cache. */
+/**
+ * The cache key of an invocation, or null when its event is never answered from the cache. A tool
+ * call that edits nothing gets one key whatever its input: no built-in hook looks at such a call
+ * (so a reviewer's reads and searches are answered at once), and with user hooks nothing is cached.
+ */
 export function answerKey(event: string, raw: Record<string, unknown>, context: string): string | null {
-  const fields = KEY_FIELDS[event];
+  let fields = KEY_FIELDS[event];
   if (!fields) return null;
+  if (event === 'PreToolUse' || event === 'PostToolUse') {
+    const name = typeof raw.tool_name === 'string' ? raw.tool_name : typeof raw.toolName === 'string' ? raw.toolName : '';
+    const input = raw.tool_input ?? raw.toolInput;
+    if (classifyToolCall(name, input && typeof input === 'object' ? (input as Record<string, unknown>) : {}).kind === 'other') fields = [];
+  }
   const parts = fields.map((f) => (raw[f] === undefined ? '' : JSON.stringify(raw[f])));
   return `${event}:${hash(`${context}\u0000${parts.join('\u0000')}`)}`;
 }
