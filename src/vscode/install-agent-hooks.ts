@@ -52,9 +52,19 @@ async function preview(root: string, changes: FileChange[], skipped: string[]): 
     }
   }
   for (const s of skipped) lines.push(`- Left alone: ${s}`);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') + '\n' });
+  // A read-only document (an untitled one would ask to be saved when closed).
+  const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
+  previews.set(uri.toString(), lines.join('\n') + '\n');
+  previewProvider ??= vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
   await vscode.window.showTextDocument(doc, { preview: true });
 }
+
+const PREVIEW_SCHEME = 'gsd-hooks-preview';
+const previews = new Map<string, string>();
+let previewCount = 0;
+let previewProvider: vscode.Disposable | undefined;
 
 /**
  * Installs the hooks for `hosts` (asked when not given). With `confirm`, every file is previewed and
