@@ -10,9 +10,10 @@ import * as path from 'node:path';
 import type { GsdStore } from '../gsd-store';
 import { classifyToolCall } from './edit-tools';
 
-export const ANSWER_CACHE_FILE = 'hook-answers.json';
-const VERSION = 1;
-const MAX_ENTRIES = 48;
+/** One small file per key, so a lookup reads and parses only its own entry. */
+export const ANSWER_CACHE_DIR = 'hook-answers';
+const VERSION = 2;
+const MAX_ENTRIES = 64;
 /** Modification times this close to the recording may hide a second change in the same tick. */
 const RACY_MS = 1000;
 
@@ -28,15 +29,15 @@ export interface CachedAnswer {
   at: number;
 }
 
-interface CacheFile {
+interface CacheFile extends CachedAnswer {
   version: number;
-  entries: Record<string, CachedAnswer>;
 }
 
 function stampOf(p: string): FileStamp {
   try {
-    const s = fs.statSync(p);
-    return [p, s.mtimeMs, s.isDirectory() ? 0 : s.size];
+    // No exception for a missing file: many stamps are files looked for and not found.
+    const s = fs.statSync(p, { throwIfNoEntry: false });
+    return s ? [p, s.mtimeMs, s.isDirectory() ? 0 : s.size] : [p, -1, -1];
   } catch {
     return [p, -1, -1];
   }
@@ -77,27 +78,26 @@ export function answerKey(event: string, raw: Record<string, unknown>, context: 
     if (classifyToolCall(name, input && typeof input === 'object' ? (input as Record<string, unknown>) : {}).kind === 'other') fields = [];
   }
   const parts = fields.map((f) => (raw[f] === undefined ? '' : JSON.stringify(raw[f])));
-  return `${event}:${hash(`${context}\u0000${parts.join('\u0000')}`)}`;
+  return `${event}-${hash(`${context}\u0000${parts.join('\u0000')}`)}`;
 }
 
-export function cacheFile(runtimeDir: string): string {
-  return path.join(runtimeDir, ANSWER_CACHE_FILE);
+export function cacheFile(runtimeDir: string, key: string): string {
+  return path.join(runtimeDir, ANSWER_CACHE_DIR, `${key}.json`);
 }
 
-function readCache(file: string): CacheFile {
+function readEntry(file: string): CacheFile | null {
   try {
     const data = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
-    if (data && data.version === VERSION && data.entries && typeof data.entries === 'object') return data;
+    return data && data.version === VERSION && Array.isArray(data.stamps) ? data : null;
   } catch {
-    // missing or half-written: an empty cache
+    return null; // missing or half-written: no answer
   }
-  return { version: VERSION, entries: {} };
 }
 
 /** The cached answer, if every file it rested on is as it was. */
 export function lookupAnswer(runtimeDir: string, key: string): CachedAnswer | null {
-  const entry = readCache(cacheFile(runtimeDir)).entries[key];
-  if (!entry || !Array.isArray(entry.stamps)) return null;
+  const entry = readEntry(cacheFile(runtimeDir, key));
+  if (!entry) return null;
   for (const [p, mtime, size] of entry.stamps) {
     const now = stampOf(p);
     if (now[1] !== mtime || now[2] !== size) return null;
@@ -106,25 +106,28 @@ export function lookupAnswer(runtimeDir: string, key: string): CachedAnswer | nu
 }
 
 export function storeAnswer(runtimeDir: string, key: string, paths: Iterable<string>, output: Record<string, unknown> | null, answer: string): void {
-  const file = cacheFile(runtimeDir);
+  const file = cacheFile(runtimeDir, key);
   try {
     // Our own folder first: creating it changes its parent's time, which the stamps must include.
-    fs.mkdirSync(runtimeDir, { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     const at = Date.now();
     const stamps = [...new Set(paths)].map(stampOf);
     if (stamps.some(([, mtime]) => mtime > at - RACY_MS)) return;
-    const data = readCache(file);
-    data.entries[key] = { stamps, output, answer, at };
-    const keys = Object.keys(data.entries);
-    if (keys.length > MAX_ENTRIES) {
-      for (const k of keys.sort((a, b) => data.entries[a].at - data.entries[b].at).slice(0, keys.length - MAX_ENTRIES)) delete data.entries[k];
-    }
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(data));
+    fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, stamps, output, answer, at } satisfies CacheFile));
     fs.renameSync(tmp, file);
+    prune(path.dirname(file));
   } catch {
     // a read-only .gsd only loses the speed-up
   }
+}
+
+/** Keeps the newest entries (keys of old sessions and tool inputs pile up otherwise). */
+function prune(dir: string): void {
+  const names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = names.map((n) => ({ n, t: fs.statSync(path.join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t);
+  for (const { n } of aged.slice(0, names.length - MAX_ENTRIES)) fs.rmSync(path.join(dir, n), { force: true });
 }
 
 /**
