@@ -50,7 +50,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const origin = option(argv, '--host');
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
     // The same test as the full bridge; it then stands aside without an answer.
-    if (isDuplicateRun(host, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(os.homedir(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
+    if (isDuplicateRun(host, event, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(os.homedir(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
     const key = answerKey(event, raw, `${hookCacheContext(rootArg, argv.includes('--untrusted'))}\u0000${host.dialect}\u0000${host.origin ?? ''}`);
     const hit = key ? lookupAnswer(runtimeDir(project.gsdDir), key) : null;
     if (!hit) return false;

@@ -33,9 +33,11 @@ describe('edit tools and hosts', () => {
     assert.equal(detectHost({}, {}, 'claude').dialect, 'claude');
     assert.equal(detectHost({}, {}, 'vscode').dialect, 'github');
     const vscodeOnClaudeFile = detectHost({ timestamp: 't' }, {}, 'claude');
-    assert.equal(isDuplicateRun(vscodeOnClaudeFile, () => true), true);
-    assert.equal(isDuplicateRun(vscodeOnClaudeFile, () => false), false);
-    assert.equal(isDuplicateRun(detectHost({}, { CLAUDE_PROJECT_DIR: '/p' }, 'claude'), () => true), false);
-    assert.equal(isDuplicateRun(detectHost({ timestamp: 't' }, {}, 'vscode'), () => true), false);
+    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'Stop', () => true), true);
+    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'Stop', () => false), false);
+    // VS Code also reads .claude/agents: that reviewer's own PreToolUse guard is never a repeat.
+    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'PreToolUse', () => true), false);
+    assert.equal(isDuplicateRun(detectHost({}, { CLAUDE_PROJECT_DIR: '/p' }, 'claude'), 'Stop', () => true), false);
+    assert.equal(isDuplicateRun(detectHost({ timestamp: 't' }, {}, 'vscode'), 'Stop', () => true), false);
   });
 });

@@ -15,6 +15,9 @@ import * as path from 'node:path';
 /** Our `.github/hooks` file (VS Code, Copilot CLI), relative to the repository or the home folder's `.copilot/hooks`. */
 export const GITHUB_HOOKS_FILE = path.join('.github', 'hooks', 'gsd-review-loop.json');
 
+/** The events the hook files carry (the reviewer's PreToolUse lives only in its agent file). */
+export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'] as const;
+
 export const AGENT_HOSTS = ['vscode', 'claude', 'copilot-cli'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 
@@ -46,8 +49,9 @@ export function detectHost(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
 
 /**
  * True when this invocation repeats one the same host makes through another of our files: VS Code
- * running the `.claude/settings.json` entry while our `.github/hooks` entry exists.
+ * running the `.claude/settings.json` entry for an event our `.github/hooks` file carries too. An
+ * agent file's own hook (the reviewer's PreToolUse) runs only for that agent: never a repeat.
  */
-export function isDuplicateRun(host: RunningHost, githubEntryInstalled: () => boolean): boolean {
-  return host.origin === 'claude' && host.dialect === 'github' && githubEntryInstalled();
+export function isDuplicateRun(host: RunningHost, event: string, githubEntryInstalled: () => boolean): boolean {
+  return host.origin === 'claude' && host.dialect === 'github' && (INSTALLED_EVENTS as readonly string[]).includes(event) && githubEntryInstalled();
 }

@@ -177,7 +177,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
   const home = options.home ?? os.homedir();
   const root = project.root;
-  if (isDuplicateRun(running, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
+  if (isDuplicateRun(running, payload.event, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
     return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
   }
   const key = options.cacheContext !== undefined ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;

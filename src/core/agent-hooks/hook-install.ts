@@ -17,7 +17,7 @@
 // CLAUDE_PROJECT_DIR), and the launcher finds this machine's CLI (launcher.ts).
 import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
-import { GITHUB_HOOKS_FILE, type AgentHost } from './agent-host';
+import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 
@@ -26,7 +26,7 @@ export { GITHUB_HOOKS_FILE };
 export const REVIEWER_NAME = 'gsd-reviewer';
 
 /** The events each install runs our bridge on: only those the bridge acts on. */
-export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'] as const;
+export { INSTALLED_EVENTS };
 /** Events the reviewer's own file adds, for the reviewer only. */
 export const REVIEWER_EVENTS = ['PreToolUse'] as const;
 const TIMEOUT_S = 30;
