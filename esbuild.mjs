@@ -34,6 +34,8 @@ const builds = [
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml, grayMatterOwnYaml] },
   // `gsd-review` itself: starts cli-main.js with a V8 code cache (src/cli-launcher.ts).
   { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // What the agent-hook launcher runs: answers from the answer cache, else starts cli.js (src/hook-entry.ts).
+  { ...common, entryPoints: ['src/hook-entry.ts'], outfile: 'dist/hook.js' },
   {
     ...common,
     sourcemap: 'inline',

@@ -14,7 +14,12 @@ commands:
   state [--full]      print the derived GSD state (--full reads every slice)
   next [--apply]      the next unit to run; --apply commits hook state and records the dispatch
   complete            process the recorded unit's result from its artifacts (afterDispatch)
-  hook [--event NAME] one agent-hook payload (VS Code or Claude Code) on stdin, its answer on stdout
+  hook [--event NAME] [--host H]
+                      one agent-hook payload (VS Code, Copilot CLI or Claude Code) on stdin, its answer on stdout
+  install-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+                      write (or show) the agent-hook files and the reviewer agent for that host
+  uninstall-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+                      take them out again, leaving everything else in those files as it was
 
 options:
   --root DIR          the project (any folder inside it); default: the current folder
@@ -25,7 +30,7 @@ options:
 export class UsageError extends Error {}
 
 const HELP_HINT = 'see gsd-review --help';
-const COMMANDS = ['state', 'next', 'complete', 'hook'];
+const COMMANDS = ['state', 'next', 'complete', 'hook', 'install-hooks', 'uninstall-hooks'];
 
 /**
  * node:util's parser says what is wrong in its own words (an unknown option comes with advice about
@@ -70,6 +75,9 @@ function parse(argv: string[]) {
         apply: { type: 'boolean', default: false },
         untrusted: { type: 'boolean', default: false },
         event: { type: 'string' },
+        host: { type: 'string' },
+        user: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -89,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'hook') {
     // The payload's cwd is the project when --root is not given.
-    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}) });
+    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}), ...(values.host ? { host: values.host } : {}) });
   }
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}" (commands: ${COMMANDS.join(', ')}); ${HELP_HINT}`);
   if (values.root !== undefined) checkRoot(values.root);
@@ -101,6 +109,12 @@ async function main(argv: string[]): Promise<number> {
     case 'complete': {
       const o = { root, json: values.json ?? false, apply: values.apply ?? false, trusted: !values.untrusted, builtins: BUILTIN_HOOKS };
       return command === 'next' ? runNextCommand(o) : runCompleteCommand(o);
+    }
+    case 'install-hooks':
+    case 'uninstall-hooks': {
+      // Loaded only here: the JSON splicing it brings is no part of what every hook process loads.
+      const { runInstallHooksCommand } = await import('./cli/install-hooks-command.js');
+      return runInstallHooksCommand({ root, host: values.host, user: values.user ?? false, dryRun: values['dry-run'] ?? false, json: values.json ?? false, uninstall: command === 'uninstall-hooks' });
     }
     default:
       throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);
@@ -115,6 +129,6 @@ main(process.argv.slice(2)).then(
     let message = error instanceof Error ? error.message : String(error);
     if (error instanceof NoProjectError) message += ': run it inside a GSD project or pass --root <project dir>';
     process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError' ? 2 : 1;
   },
 );

@@ -1,6 +1,8 @@
 // `gsd-review hook`: one agent-hook payload on stdin, the answer on stdout. Exit 0 always: our own
 // trouble (bad JSON, no .gsd, a failing hook) must never block the agent. A deliberate block is
 // said in the JSON (`decision: "block"`, `permissionDecision: "deny"`), which every host honours.
+import { isAgentHost } from '../core/agent-hooks/agent-host';
+import { HOOK_PAYLOAD, hookCacheContext } from '../core/agent-hooks/answer-cache';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
 import type { BuiltinHook } from '../core/hook-loader';
 
@@ -9,6 +11,8 @@ const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 export interface HookCliOptions {
   root?: string;
   event?: string;
+  /** `--host`: which of our hook files runs this (written by the install). */
+  host?: string;
   trusted: boolean;
   builtins: readonly BuiltinHook[];
 }
@@ -30,12 +34,15 @@ function readStdin(): Promise<string | null> {
 }
 
 export async function runHookCommand(o: HookCliOptions): Promise<number> {
-  const text = await readStdin();
+  // dist/hook.js has read the payload already when it hands over to the full CLI.
+  const handed = (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD];
+  const text = typeof handed === 'string' ? (handed.length > MAX_PAYLOAD_BYTES ? null : handed) : await readStdin();
   if (text === null) {
     process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
     return 0;
   }
-  const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, ...(o.root ? { root: o.root } : {}) }, o.event);
+  const host = isAgentHost(o.host) ? o.host : null;
+  const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, host, cacheContext: hookCacheContext(o.root, !o.trusted), ...(o.root ? { root: o.root } : {}) }, o.event);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
   if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
   return 0;

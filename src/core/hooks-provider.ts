@@ -1,5 +1,6 @@
 // Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
 // with its own input and output type (seed 001: no single global decision type).
+import { classifyToolCall } from './agent-hooks/edit-tools';
 import type { AfterDispatchOutcome, DispatchOutcome } from './dispatch';
 import type { DispatchRecord } from './dispatch-record';
 import type { GSDState } from './types';
@@ -155,22 +156,6 @@ export type DecisionMethod =
   | 'onStop';
 export type VoidMethod = 'onSessionEnd';
 
-const TOOL_PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'uri'];
-
-/** File paths a tool call names (Claude Code and VS Code spell them differently). */
-export function toolPaths(toolInput: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const key of TOOL_PATH_KEYS) {
-    const v = toolInput[key];
-    if (typeof v === 'string' && v) out.push(v);
-  }
-  for (const key of ['files', 'paths', 'filePaths']) {
-    const v = toolInput[key];
-    if (Array.isArray(v)) out.push(...v.filter((x): x is string => typeof x === 'string'));
-  }
-  return out;
-}
-
 export interface DefaultProviderOptions {
   /** A short summary of the project (phase, next unit, pending actions) for session context, or null. */
   describeProject(): Promise<string | null> | string | null;
@@ -200,8 +185,9 @@ export class DefaultHooksProvider implements HooksProvider {
   }
 
   async onPreToolUse(input: PreToolUseInput): Promise<PreToolUseOutput | null> {
-    if (!/write|edit|create|delete|move|rename|replace|patch/i.test(input.toolName)) return null;
-    const blocked = toolPaths(input.toolInput).find((p) => this.options.isProtectedPath(p));
+    const call = classifyToolCall(input.toolName, input.toolInput);
+    if (call.kind !== 'edit') return null;
+    const blocked = call.paths.find((p) => this.options.isProtectedPath(p));
     return blocked
       ? { permissionDecision: 'deny', reason: `${blocked} is GSD Review Loop's own record of dispatched units; it is written by gsd-review, not by hand.` }
       : null;

@@ -1,9 +1,11 @@
-// Where GSD: Next Unit sends a unit's prompt: the chat in agent mode (when this VS Code has one), a
-// terminal running a configurable command, or a new markdown editor. Prompt files live under
-// `.gsd/runtime/gsd-review-loop/prompts/`, never outside the workspace.
+// Where GSD: Next Unit sends a unit's prompt: the chat (a fresh session in agent mode, or in the
+// gsd-reviewer custom agent for a review), a terminal running a configurable command, or a new
+// markdown editor. Prompt files live under `.gsd/runtime/gsd-review-loop/prompts/`, never outside
+// the workspace.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { REVIEWER_NAME } from '../core/agent-hooks/hook-install';
 import { ensureRuntimeDir } from '../core/runtime-folder';
 import type { DispatchDecision } from '../core/middleware';
 import { promptDocuments } from './prompt-documents';
@@ -42,12 +44,36 @@ export function writePromptFile(gsdDir: string, decision: DispatchDecision, now 
   return file;
 }
 
-/** Whether this VS Code has a chat that can take an agent-mode prompt. */
-export async function chatAvailable(): Promise<boolean> {
+/** Why the chat cannot take an agent prompt in this VS Code, or null when it can. */
+export async function chatUnavailable(): Promise<string | null> {
   const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes('workbench.action.chat.open')) return false;
-  // The chat view needs a provider (Copilot Chat or another chat extension) to do anything.
-  return vscode.extensions.all.some((e) => Array.isArray(e.packageJSON?.contributes?.chatParticipants) && e.packageJSON.contributes.chatParticipants.length > 0);
+  if (!commands.includes('workbench.action.chat.open')) return 'This VS Code has no chat';
+  // Current VS Code shows its Chat view before any model is there (until the user signs in):
+  // without a language model, a prompt sent there only waits for "the default agent".
+  try {
+    const models = await vscode.lm.selectChatModels();
+    if (models.length === 0) return 'The chat has no language model yet (sign in to GitHub Copilot, or add a model provider)';
+  } catch {
+    return 'The chat has no language model yet';
+  }
+  return null;
+}
+
+/** The custom agent a unit goes to in the chat: the reviewer for a review, when it is installed. */
+export function chatAgentFor(decision: DispatchDecision, projectRoot: string): { mode: string; preface: string } {
+  if (decision.unitType === 'review-task' && fs.existsSync(path.join(projectRoot, '.github', 'agents', `${REVIEWER_NAME}.agent.md`))) {
+    // The mode opens the chat in the custom agent; the sentence names it too, for a chat that falls
+    // back to the default agent (which can then hand it to the reviewer as a subagent).
+    return { mode: REVIEWER_NAME, preface: `This is a review for the ${REVIEWER_NAME} agent of the GSD review loop.\n\n` };
+  }
+  return { mode: 'agent', preface: '' };
+}
+
+/** A fresh chat session per unit (so the agent's SessionStart hook runs), then the prompt in it. */
+async function toChat(decision: DispatchDecision, projectRoot: string): Promise<void> {
+  const { mode, preface } = chatAgentFor(decision, projectRoot);
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: preface + decision.prompt, mode, isPartialQuery: false });
 }
 
 async function toEditor(decision: DispatchDecision): Promise<TargetResult> {
@@ -61,24 +87,35 @@ export async function sendToTarget(
   configured: TargetName,
   decision: DispatchDecision,
   gsdDir: string,
-  options: { terminalCommand: string; trusted: boolean },
+  /** `root`: the project folder (`.gsd` may be a symlink, so not always the parent of `gsdDir`). */
+  options: { terminalCommand: string; trusted: boolean; root?: string },
 ): Promise<TargetResult> {
+  const root = options.root ?? path.dirname(gsdDir);
   if (configured === 'terminal') {
     if (!options.trusted) throw new TargetRefused('GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".');
     if (!options.terminalCommand.includes('{promptFile}')) throw new TargetRefused('GSD: gsdReviewLoop.dispatch.terminalCommand must contain {promptFile}.');
-    const promptFile = writePromptFile(gsdDir, decision);
-    const terminal = vscode.window.createTerminal({ name: `GSD: ${decision.unitType} ${decision.unitId}`, cwd: path.dirname(gsdDir) });
+    // A review run by Claude Code goes to its gsd-reviewer subagent (whose guard keeps it to the review file).
+    const viaSubagent = decision.unitType === 'review-task' && fs.existsSync(path.join(root, '.claude', 'agents', `${REVIEWER_NAME}.md`));
+    const promptFile = writePromptFile(gsdDir, viaSubagent ? { ...decision, prompt: `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` } : decision);
+    const terminal = vscode.window.createTerminal({ name: `GSD: ${decision.unitType} ${decision.unitId}`, cwd: root });
     terminal.show(true);
     terminal.sendText(renderCommand(options.terminalCommand, promptFile));
     return { target: 'terminal', promptFile, terminal };
   }
   if (configured === 'chat') {
-    if (await chatAvailable()) {
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: decision.prompt, mode: 'agent', isPartialQuery: false });
-      return { target: 'chat' };
+    const why = await chatUnavailable();
+    if (!why) {
+      try {
+        await toChat(decision, root);
+        return { target: 'chat' };
+      } catch (error) {
+        // e.g. "timed out waiting for the default agent" when no agent answers in the chat
+        const result = await toEditor(decision);
+        return { ...result, fellBackFrom: 'chat', note: `The chat did not take the prompt (${(error as Error).message}); it is in a new editor instead.` };
+      }
     }
     const result = await toEditor(decision);
-    return { ...result, fellBackFrom: 'chat', note: 'This VS Code has no chat that takes agent prompts; the prompt is in a new editor instead.' };
+    return { ...result, fellBackFrom: 'chat', note: `${why}; the prompt is in a new editor instead.` };
   }
   return toEditor(decision);
 }

@@ -1,131 +1,143 @@
-// `GSD: Install Agent Hooks`: VS Code has no API to register agent hooks, so we write the hook file
-// ourselves (`.github/hooks/gsd-review-loop.json`) plus a `gsd-reviewer` custom agent, after showing
-// what will be written; the user can undo it. The hook commands point at this extension's bundled
-// CLI by absolute path, refreshed on activation when the extension moved (an update).
+// `GSD: Install Agent Hooks`: VS Code has no API to register agent hooks, so we write the files the
+// hosts read (core/agent-hooks/hook-install.ts), for the hosts the user picks: VS Code's Local agent
+// and Copilot CLI (`.github/hooks`), Claude Code (`.claude/settings.json`, merged). Every file is
+// shown before anything is written; Undo takes it back. The files name no path of this machine:
+// the machine-specific part (VS Code's runtime and this extension's CLI) goes to a pointer in the
+// user's home, refreshed on activation so an update of the extension needs no reinstall.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { HOOK_EVENTS } from '../core/agent-hooks/hook-payload';
+import type { AgentHost } from '../core/agent-hooks/agent-host';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../core/agent-hooks/file-changes';
+import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, planInstall, type FileChange } from '../core/agent-hooks/hook-install';
+import { writeBridgePointer } from '../core/agent-hooks/launcher';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
-export const HOOKS_FILE = path.join('.github', 'hooks', 'gsd-review-loop.json');
-export const AGENT_FILE = path.join('.github', 'agents', 'gsd-reviewer.agent.md');
-const MARKER = 'gsd-review-loop';
+/** Agent hooks came to VS Code's Local agent in 1.109.3 (DESIGN.md section 5). */
+const FIRST_VSCODE_WITH_HOOKS = [1, 109, 3];
 
-function quote(p: string): string {
-  return process.platform === 'win32' ? `"${p}"` : `'${p.replace(/'/g, `'\\''`)}'`;
+export function vscodeRunsHooks(version: string): boolean {
+  const v = version.split(/[.-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) if (v[i] !== FIRST_VSCODE_WITH_HOOKS[i]) return v[i] > FIRST_VSCODE_WITH_HOOKS[i];
+  return true;
 }
 
-export function hooksFileContent(cliPath: string, projectRoot: string): string {
-  const command = `node ${quote(cliPath)} hook --root ${quote(projectRoot)}`;
-  const hooks: Record<string, unknown[]> = {};
-  // SessionEnd and ErrorOccurred are not agent-hook events in VS Code; the CLI accepts them all the same.
-  for (const event of HOOK_EVENTS.filter((e) => e !== 'SessionEnd' && e !== 'ErrorOccurred')) {
-    hooks[event] = [{ type: 'command', command, timeout: 30 }];
-  }
-  return JSON.stringify({ [MARKER]: { cli: cliPath, note: 'Written by GSD: Install Agent Hooks; the extension refreshes the CLI path when it updates.' }, hooks }, null, 2) + '\n';
+interface HostPick extends vscode.QuickPickItem {
+  host: AgentHost;
 }
 
-export const REVIEWER_AGENT = `---
-name: gsd-reviewer
-description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Never edits code.
-tools: ['search', 'read', 'edit']
----
-You are the reviewer of the GSD review loop. Your instructions name one task, one review cycle and
-one review file (\`.gsd/milestones/…/tasks/T0n-CODE-REVIEW.md\`).
-
-- Read the task plan, the task summary and the code the task changed; check them against the plan.
-- Write the review file in the format your instructions give: frontmatter \`task\`, \`cycle\`,
-  \`verdict\`, then \`## Issues\` as checkbox items (unchecked = open), then \`## Notes\`.
-- Tick issues of the previous cycle that are fixed; keep the others open.
-- Do not edit any other file. Fixes are the next cycle's work.
-`;
-
-interface PlannedWrite {
-  file: string;
-  text: string;
-  previous: string | null;
-}
-
-function plan(handle: ProjectHandle, cliPath: string): PlannedWrite[] {
-  const root = handle.project.root;
-  const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null);
-  const hooksFile = path.join(root, HOOKS_FILE);
-  const agentFile = path.join(root, AGENT_FILE);
-  return [
-    { file: hooksFile, text: hooksFileContent(cliPath, root), previous: read(hooksFile) },
-    { file: agentFile, text: REVIEWER_AGENT, previous: read(agentFile) },
+async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
+  const items: HostPick[] = [
+    { host: 'vscode', label: 'VS Code agent and Copilot CLI', description: '.github/hooks, .github/agents', picked: true },
+    { host: 'claude', label: 'Claude Code', description: '.claude/settings.json (merged), .claude/agents', picked: fs.existsSync(path.join(root, '.claude')) },
   ];
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'GSD: Install Agent Hooks', placeHolder: 'The agents that should run the GSD review loop in this workspace' });
+  return picked && picked.length > 0 ? picked.map((p) => p.host) : undefined;
 }
 
-function apply(writes: PlannedWrite[]): void {
-  for (const w of writes) {
-    fs.mkdirSync(path.dirname(w.file), { recursive: true });
-    const tmp = `${w.file}.gsd-${process.pid}.tmp`;
-    fs.writeFileSync(tmp, w.text);
-    fs.renameSync(tmp, w.file);
+function verb(c: FileChange): string {
+  return c.after === null ? 'Delete' : c.before === null ? 'Create' : 'Update';
+}
+
+/** One read-only document with every file that would be written, in full. */
+async function preview(root: string, changes: FileChange[], skipped: string[]): Promise<void> {
+  const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) only in the gsd-reviewer agent.`, ''];
+  for (const c of changes) {
+    const rel = path.relative(root, c.file) || c.file;
+    lines.push(`## ${verb(c)} ${rel}`, '', c.purpose, '');
+    if (c.after !== null) {
+      const fence = c.after.includes('```') ? '~~~~' : '```';
+      lines.push(fence + (rel.endsWith('.json') ? 'json' : rel.endsWith('.md') ? 'markdown' : rel.endsWith('.ps1') ? 'powershell' : 'sh'), c.after.trimEnd(), fence, '');
+    }
   }
+  for (const s of skipped) lines.push(`- Left alone: ${s}`);
+  // A read-only document (an untitled one would ask to be saved when closed).
+  const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
+  previews.set(uri.toString(), lines.join('\n') + '\n');
+  previewProvider ??= vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
-function undo(writes: PlannedWrite[]): void {
-  for (const w of writes) {
-    if (w.previous === null) fs.rmSync(w.file, { force: true });
-    else fs.writeFileSync(w.file, w.previous);
-  }
-}
+const PREVIEW_SCHEME = 'gsd-hooks-preview';
+const previews = new Map<string, string>();
+let previewCount = 0;
+let previewProvider: vscode.Disposable | undefined;
 
-export async function installAgentHooks(handle: ProjectHandle, cliPath: string, confirm = true): Promise<string[] | undefined> {
+/**
+ * Installs the hooks for `hosts` (asked when not given). With `confirm`, every file is previewed and
+ * the user confirms; returns the files written (relative), [] when all was up to date, undefined
+ * when refused or cancelled.
+ */
+export async function installAgentHooks(handle: ProjectHandle, cliPath: string, confirm = true, hosts?: AgentHost[]): Promise<string[] | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage('GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.');
     return undefined;
   }
-  const writes = plan(handle, cliPath);
-  const changed = writes.filter((w) => w.previous !== w.text);
-  if (changed.length === 0) {
-    void vscode.window.showInformationMessage('GSD: the agent hooks are already installed and up to date.');
+  const root = handle.project.root;
+  const chosen = hosts ?? (confirm ? await pickHosts(root) : ['vscode' as const]);
+  if (!chosen) return undefined;
+  const home = os.homedir();
+  const changes: FileChange[] = [];
+  const skipped: string[] = [];
+  for (const host of chosen) {
+    const plan = planInstall({ root, host, user: false, home }, readOrNull);
+    changes.push(...plan.changes);
+    skipped.push(...plan.skipped);
+  }
+  writeBridgePointer(home, process.execPath, cliPath);
+  if (changes.length === 0) {
+    void vscode.window.showInformationMessage(skipped.length ? `GSD: nothing written. ${skipped.join('; ')}` : 'GSD: the agent hooks are already installed and up to date.');
     return [];
   }
   if (confirm) {
-    const detail = [
-      ...changed.map((w) => `${w.previous === null ? 'Create' : 'Replace'} ${path.relative(handle.project.root, w.file)}`),
-      '',
-      `Every agent hook event (${HOOK_EVENTS.filter((e) => e !== 'SessionEnd' && e !== 'ErrorOccurred').join(', ')}) will run:`,
-      `node ${cliPath} hook --root ${handle.project.root}`,
-    ].join('\n');
-    const answer = await vscode.window.showWarningMessage('Install GSD agent hooks in this workspace?', { modal: true, detail }, 'Install', 'Show the hook file first');
-    if (answer === 'Show the hook file first') {
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: writes[0].text });
-      await vscode.window.showTextDocument(doc);
-      return undefined;
-    }
+    await preview(root, changes, skipped);
+    const detail = changes.map((c) => `${verb(c)} ${path.relative(root, c.file)}`).join('\n');
+    const answer = await vscode.window.showWarningMessage('Install GSD agent hooks in this workspace?', { modal: true, detail: `${detail}\n\nThe preview shows every file in full.` }, 'Install');
     if (answer !== 'Install') return undefined;
   }
-  apply(changed);
-  const files = changed.map((w) => path.relative(handle.project.root, w.file));
-  void vscode.window.showInformationMessage(`GSD: wrote ${files.join(' and ')}.`, 'Open', 'Undo').then(async (choice) => {
+  const { applied, conflicts } = applyFileChanges(changes);
+  for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
+  const files = applied.map((c) => path.relative(root, c.file));
+  const notes = !chosen.includes('vscode')
+    ? ''
+    : vscodeRunsHooks(vscode.version)
+      ? ' VS Code runs them with chat.useHooks on (the default) in a trusted workspace; the reviewer\'s guard needs chat.useCustomAgentHooks on VS Code before 1.120.'
+      : ` This VS Code (${vscode.version}) runs no agent hooks: they came in 1.109.3. Copilot CLI and newer VS Code use these files.`;
+  void vscode.window.showInformationMessage(`GSD: wrote ${files.join(', ')}.${notes}`, 'Open', 'Undo').then(async (choice) => {
     if (choice === 'Undo') {
-      undo(changed);
-      void vscode.window.showInformationMessage('GSD: agent hooks removed again.');
-    } else if (choice === 'Open') {
-      await vscode.window.showTextDocument(vscode.Uri.file(changed[0].file));
+      const undone = revertFileChanges(applied);
+      void vscode.window.showInformationMessage(undone.conflicts.length ? `GSD: agent hooks removed, except: ${undone.conflicts.join('; ')}` : 'GSD: agent hooks removed again.');
+    } else if (choice === 'Open' && applied[0]) {
+      await vscode.window.showTextDocument(vscode.Uri.file(applied.find((c) => c.file.endsWith('.json'))?.file ?? applied[0].file));
     }
   });
   return files;
 }
 
-/** After an update the bundled CLI has a new path: rewrite hook files we wrote that point elsewhere. */
+/**
+ * On activation: keep the user-level pointer to this extension's CLI current (an update moves it),
+ * and replace a hook file of ours in the old shape (an absolute path of one machine) by the new one.
+ */
 export function refreshInstalledHooks(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): void {
   if (!vscode.workspace.isTrusted) return;
+  const home = os.homedir();
   for (const handle of workspace.list()) {
-    const file = path.join(handle.project.root, HOOKS_FILE);
+    const root = handle.project.root;
+    const hooksFile = path.join(root, GITHUB_HOOKS_FILE);
+    const installed = fs.existsSync(hooksFile) || fs.existsSync(path.join(root, '.claude', 'hooks', 'gsd-review-loop.sh'));
+    if (!installed) continue;
+    if (writeBridgePointer(home, process.execPath, cliPath)) log.info(`agent hooks: ~/.gsd-review-loop/bridge now points at ${cliPath}`);
     try {
-      if (!fs.existsSync(file)) continue;
-      const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { cli?: string } | undefined>;
-      if (!current[MARKER] || current[MARKER]?.cli === cliPath) continue;
-      apply([{ file, text: hooksFileContent(cliPath, handle.project.root), previous: null }]);
-      log.info(`refreshed ${HOOKS_FILE}: the CLI moved to ${cliPath}`);
+      const current = JSON.parse(readOrNull(hooksFile) ?? '{}') as Record<string, unknown>;
+      if (!current['gsd-review-loop']) continue;
+      const { applied, conflicts } = applyFileChanges(planInstall({ root, host: 'vscode', user: false, home }, readOrNull).changes);
+      log.info(`agent hooks: replaced the old ${GITHUB_HOOKS_FILE} (absolute paths of one machine) by the launcher: ${applied.map((c) => path.relative(root, c.file)).join(', ')}`);
+      for (const c of conflicts) log.warn(`agent hooks: ${c}`);
     } catch (error) {
-      log.warn(`could not refresh ${file}: ${(error as Error).message}`);
+      log.warn(`agent hooks: could not read ${hooksFile}: ${(error as Error).message}`);
     }
   }
 }

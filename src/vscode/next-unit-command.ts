@@ -68,7 +68,7 @@ async function deliver(
   const dirty = dirtyDocumentsUnder(handle.project.gsdDir);
   if (dirty.length) throw new TargetRefused(vscode.l10n.t('GSD: save or revert your unsaved GSD files first ({0}); dispatching writes hook state into them.', dirty.map((f) => path.basename(f)).join(', ')));
   const s = settings();
-  const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted });
+  const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted, root: handle.project.root });
   const outcome = await commit();
   if (outcome.decision && (outcome.decision.unitType !== decision.unitType || outcome.decision.unitId !== decision.unitId)) {
     log.warn(`the project changed while dispatching: recorded ${outcome.decision.unitType} ${outcome.decision.unitId} instead of ${decision.unitType} ${decision.unitId}`);

@@ -27,7 +27,9 @@ describe('agent-hook payloads', () => {
 
   it('writes the shape each event accepts', () => {
     assert.deepEqual(formatAnswer('PreToolUse', { permissionDecision: 'deny', reason: 'no' }), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } });
-    assert.deepEqual(formatAnswer('Stop', { decision: 'block', reason: 'review T01' }), { decision: 'block', reason: 'review T01' });
+    // The hosts of .github/hooks each read their own spelling; Claude Code gets only the top-level one.
+    assert.deepEqual(formatAnswer('Stop', { decision: 'block', reason: 'review T01' }), { decision: 'block', reason: 'review T01', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'review T01' } });
+    assert.deepEqual(formatAnswer('SubagentStop', { decision: 'block', reason: 'write it' }, 'claude'), { decision: 'block', reason: 'write it' });
     assert.equal(formatAnswer('Stop', { decision: 'allow' }), null);
     assert.deepEqual(formatAnswer('SubagentStart', { additionalContext: 'prompt' }), { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'prompt' } });
     assert.deepEqual(formatAnswer('PreCompact', { systemMessage: 'saved' }), { systemMessage: 'saved' });

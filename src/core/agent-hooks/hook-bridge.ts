@@ -13,6 +13,10 @@ import { NodeGsdStore, type GsdStore } from '../gsd-store';
 import { locateProject, type GsdProject } from '../locate-project';
 import { ProjectFiles } from '../project-files';
 import type { GSDState } from '../types';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
+import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
 
@@ -25,10 +29,22 @@ export interface BridgeOptions {
   store?: GsdStore;
   /** Per-provider budget in ms. */
   timeoutMs?: number;
+  /** The `--host` the install wrote into the command (which of our files runs this). */
+  host?: AgentHost | null;
+  /** The hook process's environment (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where user-level hook files live (default: the home folder). */
+  home?: string;
+  /**
+   * Record a cacheable answer for the small hook entry (answer-cache.ts), under this context (the
+   * command's own options); absent: no recording.
+   */
+  cacheContext?: string;
 }
 
 export interface BridgeResult {
   event: HookEvent | null;
+  host?: RunningHost;
   output: Record<string, unknown> | null;
   /** Why there is no answer, when there is none for a reason other than "nothing to say". */
   skipped?: string;
@@ -93,6 +109,8 @@ function makeHost(
     runtimeGet: <T>(key: string) => readRuntime().data[key] as T | undefined,
     runtimeSet: (key, value) => {
       const { text, data } = readRuntime();
+      // Unchanged state is not written again: an answer that changed nothing can be cached.
+      if (JSON.stringify(data[key] ?? null) === JSON.stringify(value ?? null)) return;
       ensureRuntimeDir(project.gsdDir);
       store.writeIfUnchanged(runtimeFile, JSON.stringify({ ...data, [key]: value }, null, 2) + '\n', text);
     },
@@ -158,7 +176,15 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     project = null;
   }
   if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
-  const store = options.store ?? new NodeGsdStore();
+  const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
+  const home = options.home ?? os.homedir();
+  const root = project.root;
+  if (isDuplicateRun(running, payload.event, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
+    return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
+  }
+  const key = options.cacheContext !== undefined ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;
+  const recording = key ? recordingStore(options.store ?? new NodeGsdStore()) : null;
+  const store = recording?.store ?? options.store ?? new NodeGsdStore();
   const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
   try {
     const hooks = await loadConfiguredHooks(new ProjectFiles(store), {
@@ -191,9 +217,15 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
       ...('agentType' in payload.input && payload.input.agentType ? { agentType: payload.input.agentType } : {}),
     };
     const answer = await call(provider, payload, ctx);
-    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null);
+    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null, running.dialect);
     entry.answer = summarize(output);
-    return { event: payload.event, output };
+    // Only an answer that wrote nothing and came from our own hooks alone (user hook code may read
+    // anything) is given again while the files it read are unchanged.
+    if (key && recording && !recording.uncacheable() && hooks.loaded.every((h) => h.kind === 'builtin')) {
+      const gsd = project.gsdDir;
+      storeAnswer(runtimeDir(gsd), key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
+    }
+    return { event: payload.event, host: running, output };
   } catch (error) {
     entry.answer = 'error';
     entry.error = error instanceof Error ? error.message : String(error);

@@ -14,6 +14,7 @@ import type {
   SubagentStopInput,
   UserPromptSubmittedInput,
 } from '../hooks-provider';
+import type { HostDialect } from './agent-host';
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd', 'ErrorOccurred'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -35,6 +36,8 @@ export type NormalizedPayload = EventInput & {
   cwd: string | null;
   transcriptPath: string | null;
   timestamp: string;
+  /** The payload as the host sent it (which host it is shows in its fields). */
+  raw: Record<string, unknown>;
 };
 
 type Raw = Record<string, unknown>;
@@ -108,6 +111,7 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
     cwd: str(r, 'cwd'),
     transcriptPath: str(r, 'transcript_path', 'transcriptPath'),
     timestamp: str(r, 'timestamp') ?? new Date().toISOString(),
+    raw: r,
   };
   const toolName = str(r, 'tool_name', 'toolName') ?? '';
   const toolInput = record(r, 'tool_input', 'toolInput', 'toolArgs');
@@ -143,8 +147,18 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
 
 type Answer = Record<string, unknown> | null | undefined | void;
 
-/** The JSON a host accepts for this event's answer; null means "print nothing" (proceed as usual). */
-export function formatAnswer(event: HookEvent, answer: Answer): Record<string, unknown> | null {
+/**
+ * The JSON a host acts on for this event's answer; null means "print nothing" (proceed as usual).
+ * Stop and SubagentStop differ by host: VS Code's Local agent keeps the agent working only for
+ * `hookSpecificOutput: {hookEventName, decision: "block", reason}` (vscode-copilot-chat
+ * src/extension/intents/node/toolCallingLoop.ts, executeStopHook / executeSubagentStopHook), Copilot
+ * CLI reads `decision` / `reason` at the top level (docs.github.com, Copilot CLI hooks reference,
+ * agentStop), and Claude Code reads them top-level too while some of its versions refuse
+ * `hookSpecificOutput` on Stop (Claude Code hooks reference, "Stop/SubagentStop decision control").
+ * So `github` (the hosts of `.github/hooks`) gets both spellings, each host reading its own, and
+ * `claude` gets the top-level one only.
+ */
+export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDialect = 'github'): Record<string, unknown> | null {
   if (!answer) return null;
   const a = answer as Record<string, unknown>;
   const system = typeof a.systemMessage === 'string' ? { systemMessage: a.systemMessage } : {};
@@ -175,7 +189,11 @@ export function formatAnswer(event: HookEvent, answer: Answer): Record<string, u
       };
     case 'Stop':
     case 'SubagentStop':
-      if (a.decision === 'block') return { decision: 'block', reason: a.reason ?? 'GSD Review Loop has more work for this task.', ...system };
+      if (a.decision === 'block') {
+        const reason = typeof a.reason === 'string' && a.reason ? a.reason : 'GSD Review Loop has more work for this task.';
+        const specific = dialect === 'github' ? { hookSpecificOutput: { hookEventName: event, decision: 'block', reason } } : {};
+        return { decision: 'block', reason, ...specific, ...system };
+      }
       return Object.keys(system).length ? system : null;
     case 'PreCompact':
     case 'SessionEnd':

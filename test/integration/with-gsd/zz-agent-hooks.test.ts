@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
@@ -16,15 +17,19 @@ describe('agent hooks from VS Code', () => {
     root = api.workspace.list()[0].project.root;
   });
 
-  it('GSD: Install Agent Hooks writes the hook file and the reviewer agent, pointing at the bundled CLI', async () => {
+  it('GSD: Install Agent Hooks writes the hook file, its launcher and the reviewer agent; the machine-specific part goes to the home folder', async () => {
     const written = await api.installAgentHooks(api.workspace.list()[0]);
-    assert.deepEqual(written, [path.join('.github', 'hooks', 'gsd-review-loop.json'), path.join('.github', 'agents', 'gsd-reviewer.agent.md')]);
-    const hooks = JSON.parse(fs.readFileSync(path.join(root, '.github', 'hooks', 'gsd-review-loop.json'), 'utf8'));
+    const hooksDir = path.join('.github', 'hooks');
+    assert.deepEqual(written, [path.join(hooksDir, 'gsd-review-loop.sh'), path.join(hooksDir, 'gsd-review-loop.ps1'), path.join(hooksDir, 'gsd-review-loop.json'), path.join('.github', 'agents', 'gsd-reviewer.agent.md')]);
+    const text = fs.readFileSync(path.join(root, hooksDir, 'gsd-review-loop.json'), 'utf8');
+    const hooks = JSON.parse(text);
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    assert.equal(hooks['gsd-review-loop'].cli, cli);
-    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop']);
-    assert.equal(hooks.hooks.Stop[0].type, 'command');
-    assert.match(fs.readFileSync(path.join(root, '.github', 'agents', 'gsd-reviewer.agent.md'), 'utf8'), /^---\nname: gsd-reviewer\n/);
+    // Only the events the bridge acts on, and no path of this machine in the repository.
+    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop']);
+    assert.equal(hooks.hooks.Stop[0].command, 'sh .github/hooks/gsd-review-loop.sh --host vscode');
+    assert.ok(!text.includes(cli) && !text.includes(root));
+    assert.equal(fs.readFileSync(path.join(os.homedir(), '.gsd-review-loop', 'bridge'), 'utf8'), `${process.execPath}\n${cli}\n`);
+    assert.match(fs.readFileSync(path.join(root, '.github', 'agents', 'gsd-reviewer.agent.md'), 'utf8'), /^---\nname: gsd-reviewer\n[^]*\nhooks:\n {2}PreToolUse:\n/);
     assert.deepEqual(await api.installAgentHooks(api.workspace.list()[0]), []);
   });
 
@@ -41,7 +46,8 @@ describe('agent hooks from VS Code', () => {
         }
       });
     });
-    const out = execSync(command, { input: JSON.stringify({ hookEventName: 'SessionStart', sessionId: 'vscode-agent', cwd: root }), encoding: 'utf8' });
+    // As VS Code runs it: in the workspace root, a snake_case payload with a timestamp.
+    const out = execSync(command, { cwd: root, input: JSON.stringify({ timestamp: new Date().toISOString(), hook_event_name: 'SessionStart', session_id: 'vscode-agent', cwd: root, source: 'new' }), encoding: 'utf8' });
     assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /^GSD project: phase /);
     await heard;
     const group = api.panel.getChildren().find((n) => labelOf(api.panel.getTreeItem(n)) === 'Recent hook events');

@@ -23,6 +23,7 @@ export async function buildCli(): Promise<string> {
   const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'error' } as const;
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, 'cli-main.js'), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli-launcher.ts')], outfile: out });
+  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'hook-entry.ts')], outfile: path.join(dir, 'hook.js') });
   await esbuild.build({ ...plugins.vendorYamlBuild(path.join(dir, 'vendor-yaml.js')), absWorkingDir: repo, logLevel: 'error' });
   built = out;
   return out;

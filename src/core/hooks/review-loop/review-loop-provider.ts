@@ -4,12 +4,13 @@
 // PreToolUse keeps a reviewer from editing anything but its review, and PreCompact saves GSD's
 // CONTINUE file with the loop's state.
 import * as path from 'node:path';
+import { classifyToolCall } from '../../agent-hooks/edit-tools';
+import { realPathOf } from '../../agent-hooks/real-path';
 import { readCodeReview } from '../../code-review';
 import { CONTINUE_SECTIONS } from '../../continue-file';
 import { writeWithFrontmatter } from '../../gray-matter-frontmatter';
 import type { DispatchRecord } from '../../dispatch-record';
 import {
-  toolPaths,
   type HookContext,
   type HooksProvider,
   type LifecycleHost,
@@ -29,11 +30,23 @@ import { REVIEW_LOOP, taskState } from './review-loop-state';
 
 export const DEFAULT_REVIEWER_AGENT = 'gsd-reviewer';
 const STOP_GUARD = 'stopGuard';
+/** The unit our last Stop block handed to an agent, and in which session. */
+const STOP_DELIVERY = 'stopDelivery';
 
 interface StopGuard {
   key: string;
   count: number;
 }
+
+interface StopDelivery {
+  unitType: string;
+  unitId: string;
+  dispatchedAt: string;
+  sessionId: string;
+}
+
+const sameUnit = (a: DispatchRecord, b: StopDelivery | null | undefined): boolean =>
+  !!b && a.unitType === b.unitType && a.unitId === b.unitId && a.dispatchedAt === b.dispatchedAt;
 
 function ours(unit: DispatchRecord | null): unit is DispatchRecord {
   return unit !== null && unit.source === REVIEW_LOOP && (unit.unitType === 'review-task' || unit.unitType === 'fix-task');
@@ -68,23 +81,40 @@ export class ReviewLoopProvider implements HooksProvider {
     return typeof this.options.reviewer_agent === 'string' ? this.options.reviewer_agent : DEFAULT_REVIEWER_AGENT;
   }
 
-  /** Completes our unit when its work is evidently done: a fix when the agent stops, a review once written. */
-  private async settle(host: LifecycleHost, agentStopped: boolean): Promise<void> {
+  private isReviewer(agentType: string): boolean {
+    const want = this.reviewerAgent().toLowerCase();
+    const got = agentType.toLowerCase();
+    // Claude Code plugins namespace their agents (`plugin:agent`).
+    return got === want || got.endsWith(`:${want}`);
+  }
+
+  /**
+   * Completes our unit when its work is evidently done: a review once written; a fix when the agent
+   * that had it stops. A fix our own Stop block handed over counts as done only when that agent went
+   * on working because of the block (`stop_hook_active`, same session): a host that let it stop
+   * anyway, or a stop in another chat, leaves the fix recorded as dispatched, to be offered again.
+   */
+  private async settle(host: LifecycleHost, input: StopInput, ctx: HookContext): Promise<void> {
     const unit = host.currentUnit();
     if (!ours(unit)) return;
-    if ((unit.unitType === 'fix-task' && agentStopped) || (unit.unitType === 'review-task' && reviewWritten(host, unit))) {
-      await host.complete();
+    if (unit.unitType === 'review-task') {
+      if (reviewWritten(host, unit)) await host.complete();
+      return;
     }
+    const delivery = host.runtimeGet<StopDelivery | null>(STOP_DELIVERY);
+    if (sameUnit(unit, delivery) && (!input.stopHookActive || delivery!.sessionId !== ctx.sessionId)) return;
+    await host.complete();
   }
 
   async onStop(input: StopInput, ctx: HookContext): Promise<StopOutput | null> {
     const host = ctx.host;
     if (!host) return null;
-    await this.settle(host, true);
+    await this.settle(host, input, ctx);
     const preview = await host.preview();
     const d = preview.decision;
     if (!d || d.source !== REVIEW_LOOP) {
-      host.runtimeSet(STOP_GUARD, null);
+      // Written only when there is something to clear: a stop with nothing to do writes nothing.
+      if (host.runtimeGet<StopGuard | null>(STOP_GUARD)) host.runtimeSet(STOP_GUARD, null);
       return null;
     }
     const key = `${d.unitType} ${d.unitId} cycle ${String(d.data?.cycle ?? '')}`;
@@ -95,8 +125,14 @@ export class ReviewLoopProvider implements HooksProvider {
       // The agent was already kept working twice for this very unit without progress: let it stop.
       return { decision: 'allow', systemMessage: `GSD review loop: ${key} is still open; not keeping the agent working a third time. Run GSD: Next Unit when ready.` };
     }
+    // The state advances here, in the answer that keeps the agent working (formatted for the host
+    // that runs us, so it is honoured); a unit already in flight is offered again, not re-dispatched.
     const current = host.currentUnit();
     const unit = current && current.unitType === d.unitType && current.unitId === d.unitId ? current : (await host.dispatch()).decision ?? d;
+    const recorded = host.currentUnit();
+    if (recorded && recorded.unitType === unit.unitType && recorded.unitId === unit.unitId) {
+      host.runtimeSet(STOP_DELIVERY, { unitType: recorded.unitType, unitId: recorded.unitId, dispatchedAt: recorded.dispatchedAt, sessionId: ctx.sessionId } satisfies StopDelivery);
+    }
     const how = unit.unitType === 'review-task'
       ? `Review it now (or hand it to the ${this.reviewerAgent()} agent), writing only the review file.`
       : 'Fix the open issues now, then stop; the next review cycle follows.';
@@ -105,7 +141,9 @@ export class ReviewLoopProvider implements HooksProvider {
 
   async onSubagentStart(input: SubagentStartInput, ctx: HookContext): Promise<SubagentStartOutput | null> {
     const host = ctx.host;
-    if (!host || input.agentType !== this.reviewerAgent()) return null;
+    // VS Code names a subagent by the agentName the model gave, or `default`: only our reviewer gets
+    // the review prompt (an explore or default subagent must not be handed a review).
+    if (!host || !this.isReviewer(input.agentType)) return null;
     let unit = host.currentUnit();
     if (!ours(unit) || unit.unitType !== 'review-task') {
       const preview = await host.preview();
@@ -116,33 +154,55 @@ export class ReviewLoopProvider implements HooksProvider {
     return { additionalContext: unit.prompt };
   }
 
+  /**
+   * Whatever its name (VS Code may say `default`), a subagent that stops after the review of this
+   * cycle was written has done the review. Our reviewer stopping without it is kept working once.
+   */
   async onSubagentStop(input: SubagentStopInput, ctx: HookContext): Promise<StopOutput | null> {
     const host = ctx.host;
-    if (!host || input.agentType !== this.reviewerAgent()) return null;
+    if (!host) return null;
     const unit = host.currentUnit();
     if (!ours(unit) || unit.unitType !== 'review-task') return null;
     if (!reviewWritten(host, unit)) {
-      return { decision: 'allow', systemMessage: `GSD review loop: the reviewer stopped without writing ${reviewPathOf(unit) ?? 'the review file'} for cycle ${String(unit.data?.cycle)}.` };
+      if (!this.isReviewer(input.agentType)) return null;
+      const file = reviewPathOf(unit) ?? 'the review file';
+      if (!input.stopHookActive) {
+        return { decision: 'block', reason: `GSD review loop: write ${file} for review cycle ${String(unit.data?.cycle)} of ${unit.unitId} before stopping, in the format your instructions give.` };
+      }
+      return { decision: 'allow', systemMessage: `GSD review loop: the reviewer stopped without writing ${file} for cycle ${String(unit.data?.cycle)}.` };
     }
     const done = await host.complete();
     return done ? { decision: 'allow', systemMessage: `GSD review loop: processed the review of ${unit.unitId}, cycle ${String(unit.data?.cycle)}.` } : null;
   }
 
+  /**
+   * During a review the reviewer writes its review file and nothing else: an edit of another file is
+   * denied, the review file is allowed through any edit tool, a terminal command is put to the user
+   * (it may change anything), and a tool that edits nothing is never stopped. Both sides are
+   * compared as real paths (`.gsd` is often a symlink).
+   */
   async onPreToolUse(input: PreToolUseInput, ctx: HookContext): Promise<PreToolUseOutput | null> {
     const host = ctx.host;
-    if (!host || !/write|edit|create|delete|move|rename|replace|patch|notebook/i.test(input.toolName)) return null;
+    if (!host) return null;
+    const call = classifyToolCall(input.toolName, input.toolInput);
+    if (call.kind === 'other') return null;
     const unit = host.currentUnit();
     if (!ours(unit) || unit.unitType !== 'review-task') return null;
     const rel = reviewPathOf(unit);
     if (!rel) return null;
-    // The agent may name the review through the `.gsd` link or through the folder it points to.
-    const review = new Set([path.resolve(host.root, rel), path.join(host.gsdDir, reviewInGsd(rel))]);
-    const paths = toolPaths(input.toolInput);
-    const outside = paths.find((p) => !review.has(path.resolve(ctx.cwd, p)));
-    if (!outside && paths.length > 0) return { permissionDecision: 'allow' };
+    const cycle = String(unit.data?.cycle);
+    if (call.kind === 'terminal') {
+      return {
+        permissionDecision: 'ask',
+        reason: `GSD review loop: review cycle ${cycle} of ${unit.unitId} is in progress and the reviewer only writes ${rel}. Allow this command only if it changes no other file: ${call.command.slice(0, 300)}`,
+      };
+    }
+    const review = new Set([realPathOf(path.resolve(host.root, rel)), realPathOf(path.join(host.gsdDir, reviewInGsd(rel)))]);
+    const outside = call.paths.find((p) => !review.has(realPathOf(path.resolve(ctx.cwd, p))));
+    if (!outside && call.paths.length > 0) return { permissionDecision: 'allow' };
     return {
       permissionDecision: 'deny',
-      reason: `GSD review loop: this is review cycle ${String(unit.data?.cycle)} of ${unit.unitId}. The reviewer only writes ${rel}; ${outside ?? 'this edit'} is for the fix cycle that follows.`,
+      reason: `GSD review loop: this is review cycle ${cycle} of ${unit.unitId}. The reviewer only writes ${rel}; ${outside ?? `this ${input.toolName} call`} is for the fix cycle that follows.`,
     };
   }
 

@@ -1,0 +1,59 @@
+// `gsd-review install-hooks` / `uninstall-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]`:
+// the same plan as GSD: Install Agent Hooks, for people without VS Code.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AGENT_HOSTS, isAgentHost } from '../core/agent-hooks/agent-host';
+import { applyFileChanges, readOrNull } from '../core/agent-hooks/file-changes';
+import { planInstall, planUninstall, type FileChange } from '../core/agent-hooks/hook-install';
+import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
+import { locateProject } from '../core/locate-project';
+
+export interface InstallHooksCliOptions {
+  root: string;
+  host: string | undefined;
+  user: boolean;
+  dryRun: boolean;
+  json: boolean;
+  uninstall: boolean;
+  home?: string;
+}
+
+export class InstallHooksUsageError extends Error {
+  override name = 'InstallHooksUsageError';
+}
+
+function verb(c: FileChange): string {
+  return c.after === null ? 'delete' : c.before === null ? 'create' : 'update';
+}
+
+export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
+  if (!isAgentHost(o.host)) throw new InstallHooksUsageError(`--host must be one of ${AGENT_HOSTS.join(', ')}`);
+  const home = o.home ?? os.homedir();
+  let root = path.resolve(o.root);
+  if (!o.user) {
+    const project = locateProject(root);
+    if (!project) throw new InstallHooksUsageError(`no .gsd folder at or above ${root}; give --root the project, or --user for your user-level files`);
+    root = project.root;
+  }
+  const options = { root, host: o.host, user: o.user, home };
+  const plan = (o.uninstall ? planUninstall : planInstall)(options, readOrNull);
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes);
+  if (!o.dryRun && !o.uninstall && result.conflicts.length === 0) {
+    // The machine-specific part (this runtime and CLI) goes to the user's home, never the repository;
+    // an extension's pointer is newer than ours and stays.
+    if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
+  }
+  if (o.json) {
+    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts }, null, 2) + '\n');
+  } else {
+    const rel = (f: string) => (o.user ? f : path.relative(root, f) || f);
+    if (plan.changes.length === 0) process.stdout.write(o.uninstall ? 'Nothing of ours to remove.\n' : 'The agent hooks are installed and up to date.\n');
+    for (const c of plan.changes) {
+      process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
+      if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
+    }
+    for (const s of [...plan.skipped, ...result.conflicts]) process.stderr.write(`gsd-review: ${s}\n`);
+  }
+  return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
+}

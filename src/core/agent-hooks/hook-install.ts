@@ -1,0 +1,318 @@
+// What `install-hooks` / `uninstall-hooks` (CLI) and GSD: Install Agent Hooks (VS Code) write, per
+// host, as a list of file changes to preview, apply and undo. Facts (DESIGN.md section 5):
+// - VS Code's Local agent and Copilot CLI read `.github/hooks/*.json` (user level: `~/.copilot/hooks`):
+//   `{"hooks": {"Stop": [{"type": "command", "command": …}]}}`; VS Code takes `command` (+ `windows`),
+//   Copilot CLI `bash` / `powershell` and `timeoutSec` (docs.github.com, Copilot CLI hooks
+//   reference), so one entry carries both spellings and each host runs it once. PascalCase event
+//   names make Copilot CLI send VS Code's snake_case payload.
+// - Claude Code reads `.claude/settings.json` (user: `~/.claude/settings.json`) in matcher groups,
+//   sets CLAUDE_PROJECT_DIR, and reads subagents from `.claude/agents/<name>.md`, whose frontmatter
+//   may carry `hooks` scoped to that subagent (Claude Code hooks reference, "Hooks in skills and
+//   agents"). VS Code reads `.claude/settings.json` too; the bridge then stands aside when our
+//   `.github/hooks` entry exists (agent-host.ts).
+// - The review guard (PreToolUse) is scoped to the reviewer: VS Code agent-scoped `hooks` in the
+//   `.agent.md` frontmatter (chat.useCustomAgentHooks), Claude Code subagent frontmatter.
+// Files in the repository name no path of one machine: the command runs a small committed launcher
+// by a relative path (VS Code and Copilot CLI run hooks in the repository root; Claude Code gives
+// CLAUDE_PROJECT_DIR), and the launcher finds this machine's CLI (launcher.ts).
+import * as path from 'node:path';
+import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
+import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
+import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
+import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
+
+export const MARKER = 'gsd-review-loop';
+export { GITHUB_HOOKS_FILE };
+export const REVIEWER_NAME = 'gsd-reviewer';
+
+/** The events each install runs our bridge on: only those the bridge acts on. */
+export { INSTALLED_EVENTS };
+/** Events the reviewer's own file adds, for the reviewer only. */
+export const REVIEWER_EVENTS = ['PreToolUse'] as const;
+const TIMEOUT_S = 30;
+
+export interface InstallOptions {
+  /** The project root (the folder with `.gsd`). */
+  root: string;
+  host: AgentHost;
+  /** User-level files instead of the repository's. */
+  user: boolean;
+  home: string;
+}
+
+export interface FileChange {
+  file: string;
+  /** Current text; null when the file does not exist. */
+  before: string | null;
+  /** Text to write; null to delete the file. */
+  after: string | null;
+  /** What this file is for, for previews. */
+  purpose: string;
+}
+
+export type ReadFile = (file: string) => string | null;
+
+type Family = 'github' | 'claude';
+const familyOf = (host: AgentHost): Family => (host === 'claude' ? 'claude' : 'github');
+
+interface Layout {
+  family: Family;
+  /** The settings/hook file that gets our entries. */
+  hooksFile: string;
+  launcherSh: string;
+  launcherPs1: string | null;
+  agentFile: string;
+  /** The command for POSIX shells and for Windows. */
+  command: string;
+  windowsCommand: string | null;
+}
+
+function shQuote(p: string): string {
+  return `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+function layout(o: InstallOptions): Layout {
+  const family = familyOf(o.host);
+  const base = o.user ? o.home : o.root;
+  const rel = (...parts: string[]) => path.join(base, ...parts);
+  if (family === 'github') {
+    const dir = o.user ? ['.copilot', 'hooks'] : ['.github', 'hooks'];
+    const launcherSh = rel(...dir, 'gsd-review-loop.sh');
+    const launcherPs1 = rel(...dir, 'gsd-review-loop.ps1');
+    // In the repository: relative to the repository root, where both hosts run hook commands.
+    const shPath = o.user ? shQuote(launcherSh) : '.github/hooks/gsd-review-loop.sh';
+    const ps1Path = o.user ? `"${launcherPs1}"` : '.github\\hooks\\gsd-review-loop.ps1';
+    return {
+      family,
+      hooksFile: rel(...dir, 'gsd-review-loop.json'),
+      launcherSh,
+      launcherPs1,
+      agentFile: o.user ? rel('.copilot', 'agents', `${REVIEWER_NAME}.agent.md`) : rel('.github', 'agents', `${REVIEWER_NAME}.agent.md`),
+      command: `sh ${shPath} --host vscode`,
+      windowsCommand: `powershell -NoProfile -ExecutionPolicy Bypass -File ${ps1Path} --host vscode`,
+    };
+  }
+  const launcherSh = rel('.claude', 'hooks', 'gsd-review-loop.sh');
+  return {
+    family,
+    hooksFile: rel('.claude', 'settings.json'),
+    launcherSh,
+    launcherPs1: null,
+    agentFile: rel('.claude', 'agents', `${REVIEWER_NAME}.md`),
+    // Claude Code runs commands with CLAUDE_PROJECT_DIR set; VS Code, reading the same file, does not.
+    command: o.user ? `sh ${shQuote(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
+    windowsCommand: null,
+  };
+}
+
+/** One `.github/hooks` entry that VS Code and Copilot CLI both run once. */
+function githubEntry(l: Layout): Record<string, unknown> {
+  return { type: 'command', command: l.command, bash: l.command, windows: l.windowsCommand, powershell: l.windowsCommand, timeout: TIMEOUT_S, timeoutSec: TIMEOUT_S };
+}
+
+function githubHooksFile(l: Layout): string {
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of INSTALLED_EVENTS) hooks[event] = [githubEntry(l)];
+  return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
+}
+
+/** Claude Code matcher groups; SubagentStart/Stop only for our reviewer (the matcher is the agent type). */
+function claudeGroups(l: Layout): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const event of INSTALLED_EVENTS) {
+    const matcher = event === 'SubagentStart' || event === 'SubagentStop' ? { matcher: REVIEWER_NAME } : {};
+    out[event] = { ...matcher, hooks: [{ type: 'command', command: l.command, timeout: TIMEOUT_S }] };
+  }
+  return out;
+}
+
+const isOurGroup = (group: unknown): boolean =>
+  !!group && typeof group === 'object' && Array.isArray((group as { hooks?: unknown }).hooks) &&
+  ((group as { hooks: unknown[] }).hooks).some((h) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && (h as { command: string }).command.includes(`${MARKER}.sh`));
+
+/** Removes every matcher group of ours, then event arrays and a `hooks` object left empty by that. */
+export function withoutOurClaudeHooks(text: string, file: string): string {
+  let out = text;
+  for (;;) {
+    const root = parseJsonTree(out, file);
+    const hooks = nodeAt(root, ['hooks']);
+    if (!hooks || hooks.type !== 'object') return out;
+    let changed = false;
+    for (const prop of hooks.children ?? []) {
+      const list = prop.children?.[1];
+      if (!list || list.type !== 'array') continue;
+      const ours = (list.children ?? []).find((g) => isOurGroup(toValue(g)));
+      if (ours) {
+        out = removeNode(out, ours);
+        const after = nodeAt(parseJsonTree(out, file), ['hooks', String(prop.children![0].value)]);
+        if (after && (after.children ?? []).length === 0) out = removeNode(out, propertyOf(after));
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) {
+      const again = nodeAt(parseJsonTree(out, file), ['hooks']);
+      if (again && (again.children ?? []).length === 0 && !hooksWereTheUsers(text)) out = removeNode(out, propertyOf(again));
+      return out;
+    }
+  }
+}
+
+/** A `hooks` object that had entries of the user's own stays, even if empty afterwards. */
+function hooksWereTheUsers(original: string): boolean {
+  const root = parseJsonTree(original, 'settings');
+  const hooks = nodeAt(root, ['hooks']);
+  if (!hooks) return false;
+  return (hooks.children ?? []).some((prop) => (prop.children?.[1]?.children ?? []).some((g) => !isOurGroup(toValue(g))));
+}
+
+function toValue(node: import('jsonc-parser/lib/esm/main.js').Node): unknown {
+  switch (node.type) {
+    case 'object':
+      return Object.fromEntries((node.children ?? []).map((p) => [String(p.children![0].value), p.children![1] ? toValue(p.children![1]) : null]));
+    case 'array':
+      return (node.children ?? []).map(toValue);
+    default:
+      return node.value;
+  }
+}
+
+/** Our matcher groups added to a settings file, the user's keys and hooks kept byte for byte. */
+export function withOurClaudeHooks(text: string | null, l: Layout, file: string): string {
+  let out = text === null || text.trim() === '' ? '{}\n' : withoutOurClaudeHooks(text, file);
+  for (const [event, group] of Object.entries(claudeGroups(l))) {
+    const root = parseJsonTree(out, file);
+    const hooks = nodeAt(root, ['hooks']);
+    if (!hooks) {
+      out = appendTo(out, root, { key: 'hooks', value: { [event]: [group] } });
+      continue;
+    }
+    if (hooks.type !== 'object') throw new Error(`${file}: "hooks" is not an object; left as it is`);
+    const list = nodeAt(root, ['hooks', event]);
+    if (!list) out = appendTo(out, hooks, { key: event, value: [group] });
+    else if (list.type === 'array') out = appendTo(out, list, { value: group });
+    else throw new Error(`${file}: "hooks.${event}" is not a list; left as it is`);
+  }
+  return out;
+}
+
+function yamlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+function reviewerAgent(l: Layout): string {
+  const body = [
+    `<!-- ${MARKER}: written by GSD Review Loop's hook install; uninstall-hooks removes it. -->`,
+    'You are the reviewer of the GSD review loop. Your instructions name one task, one review cycle and one review file (`.gsd/milestones/…/tasks/T0n-CODE-REVIEW.md`).',
+    '',
+    '- Read the task plan, the task summary and the code the task changed; check them against the plan.',
+    '- Write the review file in the format your instructions give: frontmatter `task`, `cycle`, `verdict`, then `## Issues` as checkbox items (unchecked = open), then `## Notes`.',
+    '- Tick issues of the previous cycle that are fixed; keep the others open.',
+    '- Do not edit any other file: fixes are the next cycle\'s work. A hook holds you to this during a review and asks the user before any terminal command.',
+    '',
+  ].join('\n');
+  if (l.family === 'github') {
+    return [
+      '---',
+      `name: ${REVIEWER_NAME}`,
+      'description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Never edits code.',
+      "tools: ['search', 'read', 'edit']",
+      'hooks:',
+      '  PreToolUse:',
+      '    - type: command',
+      `      command: ${yamlString(l.command)}`,
+      ...(l.windowsCommand ? [`      windows: ${yamlString(l.windowsCommand)}`] : []),
+      `      timeout: ${TIMEOUT_S}`,
+      '---',
+      body,
+    ].join('\n');
+  }
+  return [
+    '---',
+    `name: ${REVIEWER_NAME}`,
+    'description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Use it when the GSD review loop asks for a review. Never edits code.',
+    'tools: Read, Grep, Glob, Write, Edit, Bash',
+    'hooks:',
+    '  PreToolUse:',
+    `    - matcher: ${yamlString(CLAUDE_GUARDED_TOOLS)}`,
+    '      hooks:',
+    '        - type: command',
+    `          command: ${yamlString(l.command)}`,
+    `          timeout: ${TIMEOUT_S}`,
+    '---',
+    body,
+  ].join('\n');
+}
+
+/** Ours: it carries the marker, or it is the reviewer agent earlier versions wrote (no marker then). */
+const ours = (text: string | null): boolean => text !== null && (text.includes(MARKER) || text.startsWith(`---\nname: ${REVIEWER_NAME}\n`) && text.includes('You are the reviewer of the GSD review loop.'));
+
+function ownFile(file: string, text: string, read: ReadFile, purpose: string): FileChange | string {
+  const before = read(file);
+  if (before !== null && !ours(before)) return `${file} exists and is not ours; left as it is (remove or rename it to install)`;
+  return { file, before, after: text, purpose };
+}
+
+export interface Plan {
+  changes: FileChange[];
+  /** Files left alone, with why. */
+  skipped: string[];
+}
+
+export function planInstall(o: InstallOptions, read: ReadFile): Plan {
+  const l = layout(o);
+  const changes: FileChange[] = [];
+  const skipped: string[] = [];
+  const add = (c: FileChange | string) => (typeof c === 'string' ? skipped.push(c) : c.before !== c.after && changes.push(c));
+  add(ownFile(l.launcherSh, LAUNCHER_SH, read, 'launcher: finds this machine\'s gsd-review CLI and runs `gsd-review hook`'));
+  if (l.launcherPs1) add(ownFile(l.launcherPs1, LAUNCHER_PS1, read, 'launcher for Windows'));
+  if (l.family === 'github') {
+    add(ownFile(l.hooksFile, githubHooksFile(l), read, `hooks for VS Code and Copilot CLI: ${INSTALLED_EVENTS.join(', ')}`));
+  } else {
+    const before = read(l.hooksFile);
+    try {
+      add({ file: l.hooksFile, before, after: withOurClaudeHooks(before, l, l.hooksFile), purpose: `Claude Code hooks merged in: ${INSTALLED_EVENTS.join(', ')}` });
+    } catch (error) {
+      skipped.push((error as Error).message);
+    }
+  }
+  add(ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
+  return { changes, skipped };
+}
+
+export function planUninstall(o: InstallOptions, read: ReadFile): Plan {
+  const l = layout(o);
+  const changes: FileChange[] = [];
+  const skipped: string[] = [];
+  const drop = (file: string, purpose: string) => {
+    const before = read(file);
+    if (before === null) return;
+    if (!ours(before)) skipped.push(`${file} is not ours; left as it is`);
+    else changes.push({ file, before, after: null, purpose });
+  };
+  drop(l.launcherSh, 'launcher');
+  if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
+  if (l.family === 'github') drop(l.hooksFile, 'hooks for VS Code and Copilot CLI');
+  else {
+    const before = read(l.hooksFile);
+    if (before !== null) {
+      try {
+        const after = withoutOurClaudeHooks(before, l.hooksFile);
+        if (after !== before) changes.push({ file: l.hooksFile, before, after: isEmptySettings(after) && !isEmptySettings(before) ? null : after, purpose: 'our Claude Code hooks taken out' });
+      } catch (error) {
+        skipped.push((error as Error).message);
+      }
+    }
+  }
+  drop(l.agentFile, `the ${REVIEWER_NAME} agent`);
+  return { changes, skipped };
+}
+
+/** A settings file that holds nothing once our hooks are out: it was ours alone. */
+function isEmptySettings(text: string): boolean {
+  try {
+    return Object.keys(JSON.parse(text) as object).length === 0;
+  } catch {
+    return false;
+  }
+}

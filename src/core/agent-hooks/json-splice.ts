@@ -1,0 +1,76 @@
+// Adds and removes values in a JSON settings file by splicing text, so every byte of the user's own
+// content stays as it was: an append goes right after the last sibling (`,` + newline + indented
+// value) and a removal takes out exactly the span from the previous sibling's end, which makes
+// uninstall the exact inverse of install. jsonc-parser finds the spans (it reads comments too);
+// its own `modify` reformats whole arrays, which is why the splicing is ours. (Its ESM build: the
+// UMD one requires its parts at run time, which a bundle cannot follow.)
+import { findNodeAtLocation, parseTree, type JSONPath, type Node, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+
+export class JsonSpliceError extends Error {}
+
+export function parseJsonTree(text: string, file: string): Node {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (!root || errors.length > 0 || root.type !== 'object') {
+    const at = errors[0]?.offset ?? 0;
+    const line = text.slice(0, at).split('\n').length;
+    throw new JsonSpliceError(`${file}:${line}: not a JSON object; left as it is`);
+  }
+  return root;
+}
+
+/** The indentation unit the file uses (its first indented line), two spaces by default. */
+export function indentUnit(text: string): string {
+  const m = /\n([ \t]+)\S/.exec(text);
+  return m ? (m[1].startsWith('\t') ? '\t' : m[1]) : '  ';
+}
+
+function depthOf(node: Node): number {
+  let d = 0;
+  for (let n = node.parent; n; n = n.parent) if (n.type === 'object' || n.type === 'array') d++;
+  return d;
+}
+
+function render(value: unknown, unit: string, indent: string): string {
+  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+}
+
+/** Text of `container` with `entry` appended (an array element, or an object property `[key, value]`). */
+export function appendTo(text: string, container: Node, entry: { key?: string; value: unknown }): string {
+  const unit = indentUnit(text);
+  const depth = depthOf(container) + 1;
+  const indent = unit.repeat(depth);
+  const body = (entry.key !== undefined ? `${JSON.stringify(entry.key)}: ` : '') + render(entry.value, unit, indent);
+  const children = container.children ?? [];
+  if (children.length > 0) {
+    const last = children[children.length - 1];
+    const end = last.offset + last.length;
+    return `${text.slice(0, end)},\n${indent}${body}${text.slice(end)}`;
+  }
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  return `${text.slice(0, open)}\n${indent}${body}\n${unit.repeat(depth - 1)}${text.slice(close)}`;
+}
+
+/** Text without `node` (an array element or an object property node), and its separator. */
+export function removeNode(text: string, node: Node): string {
+  const container = node.parent!;
+  const siblings = container.children ?? [];
+  const i = siblings.indexOf(node);
+  const end = node.offset + node.length;
+  if (i > 0) {
+    const prev = siblings[i - 1];
+    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  }
+  if (siblings.length > 1) return text.slice(0, node.offset) + text.slice(siblings[1].offset);
+  return text.slice(0, container.offset + 1) + text.slice(container.offset + container.length - 1);
+}
+
+export function nodeAt(root: Node, path: JSONPath): Node | undefined {
+  return findNodeAtLocation(root, path);
+}
+
+/** The property node (key + value) of an object member. */
+export function propertyOf(valueNode: Node): Node {
+  return valueNode.parent && valueNode.parent.type === 'property' ? valueNode.parent : valueNode;
+}

@@ -1,0 +1,117 @@
+// The launcher the hook files run: committed with the repository, so it names no path of one
+// machine. It finds this machine's CLI and a JavaScript runtime, in this order:
+//   1. GSD_REVIEW_CLI (a path to cli.js), if set;
+//   2. the pointer the extension keeps in the user's home (`~/.gsd-review-loop/bridge`: the runtime
+//      VS Code runs it with, then the bundled cli.js), refreshed when the extension starts;
+//   3. the newest copy of the installed extension under the usual extension folders;
+//   4. `gsd-review` on PATH.
+// VS Code does not put `node` on PATH for hooks; its own runtime runs as Node with
+// ELECTRON_RUN_AS_NODE=1, which plain Node ignores. Without a CLI the launcher says so on stderr and
+// exits 0: a missing tool never blocks the agent.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const POINTER_DIR = '.gsd-review-loop';
+export const POINTER_FILE = 'bridge';
+
+/** Where VS Code-family editors keep extensions, relative to the home folder. */
+const EXTENSION_DIRS = [
+  '.vscode/extensions',
+  '.vscode-server/extensions',
+  '.vscode-insiders/extensions',
+  '.vscode-server-insiders/extensions',
+  '.vscode-oss/extensions',
+  '.cursor/extensions',
+  '.local/share/code-server/extensions',
+];
+const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
+
+export const LAUNCHER_SH = `#!/bin/sh
+# gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
+# finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the hook payload on stdin.
+cli=""
+runtime=""
+if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi
+pointer="$HOME/${POINTER_DIR}/${POINTER_FILE}"
+if [ -z "$cli" ] && [ -f "$pointer" ]; then
+  { IFS= read -r runtime; IFS= read -r cli; } < "$pointer"
+  [ -f "$cli" ] || cli=""
+  [ -x "$runtime" ] || runtime=""
+fi
+if [ -z "$cli" ]; then
+  for dir in ${EXTENSION_DIRS.map((d) => `"$HOME/${d}"`).join(' ')}; do
+    for found in "$dir"/${EXTENSION_GLOB}/dist/cli.js; do
+      [ -f "$found" ] && cli="$found"
+    done
+    [ -n "$cli" ] && break
+  done
+fi
+if [ -z "$cli" ] && command -v gsd-review >/dev/null 2>&1; then exec gsd-review hook "$@"; fi
+if [ -z "$runtime" ]; then runtime="$(command -v node 2>/dev/null)"; fi
+if [ -z "$cli" ] || [ -z "$runtime" ]; then
+  echo "gsd-review hook: no gsd-review CLI found (install the GSD Review Loop extension, or put gsd-review on PATH); nothing done" >&2
+  cat >/dev/null
+  exit 0
+fi
+export ELECTRON_RUN_AS_NODE=1
+entry="\${cli%cli.js}hook.js"
+if [ -f "$entry" ]; then exec "$runtime" "$entry" "$@"; fi
+exec "$runtime" "$cli" hook "$@"
+`;
+
+export const LAUNCHER_PS1 = `# gsd-review-loop agent-hook launcher for Windows, written by GSD Review Loop's hook install. Safe
+# to commit: it finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the payload.
+$ErrorActionPreference = 'SilentlyContinue'
+$cli = $env:GSD_REVIEW_CLI
+$runtime = $null
+$pointer = Join-Path $HOME '${POINTER_DIR}\\${POINTER_FILE}'
+if (-not ($cli -and (Test-Path $cli)) -and (Test-Path $pointer)) {
+  $lines = @(Get-Content -LiteralPath $pointer)
+  $runtime = $lines[0]; $cli = $lines[1]
+}
+if (-not ($cli -and (Test-Path $cli))) {
+  $cli = $null
+  foreach ($dir in @(${EXTENSION_DIRS.slice(0, 6).map((d) => `"$HOME\\${d.replace(/\//g, '\\')}"`).join(', ')})) {
+    $ext = Get-ChildItem -LiteralPath $dir -Directory -Filter '${EXTENSION_GLOB}' | Sort-Object Name | Select-Object -Last 1
+    if ($ext -and (Test-Path (Join-Path $ext.FullName 'dist\\cli.js'))) { $cli = Join-Path $ext.FullName 'dist\\cli.js'; break }
+  }
+}
+$payload = [Console]::In.ReadToEnd()
+if (-not $cli) {
+  $g = Get-Command gsd-review -ErrorAction SilentlyContinue
+  if ($g) { $payload | & $g.Source hook @args; exit 0 }
+}
+if (-not ($runtime -and (Test-Path $runtime))) { $runtime = (Get-Command node -ErrorAction SilentlyContinue).Source }
+if (-not $cli -or -not $runtime) {
+  [Console]::Error.WriteLine('gsd-review hook: no gsd-review CLI found (install the GSD Review Loop extension, or put gsd-review on PATH); nothing done')
+  exit 0
+}
+$env:ELECTRON_RUN_AS_NODE = '1'
+$entry = Join-Path (Split-Path $cli) 'hook.js'
+if (Test-Path $entry) { $payload | & $runtime $entry @args; exit 0 }
+$payload | & $runtime $cli hook @args
+exit 0
+`;
+
+export function pointerFile(home: string): string {
+  return path.join(home, POINTER_DIR, POINTER_FILE);
+}
+
+/**
+ * Records, in the user's home, the runtime and CLI this machine runs hooks with (the
+ * machine-specific part, kept out of the repository). Unchanged content is not rewritten. Best effort.
+ */
+export function writeBridgePointer(home: string, runtime: string, cli: string): boolean {
+  const file = pointerFile(home);
+  const text = `${runtime}\n${cli}\n`;
+  try {
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,298 @@
+// Contract tests: the hook files as `install-hooks` writes them, run the way each host runs them
+// (its command through `sh`, in the folder it uses, with its environment), payloads shaped as each
+// host sends them, and every answer read by a re-implementation of that host's rules
+// (helpers/host-rules.ts, which cites the hosts' code and documents).
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-changes';
+import { planInstall } from '../../src/core/agent-hooks/hook-install';
+import { writeBridgePointer } from '../../src/core/agent-hooks/launcher';
+import type { AgentHost } from '../../src/core/agent-hooks/agent-host';
+import { dispatchLogFile } from '../../src/core/dispatch-record';
+import { buildCli } from './helpers/cli';
+import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
+import {
+  claudeContext,
+  claudePermission,
+  claudeStopReason,
+  copilotCliStopReason,
+  vscodeContext,
+  vscodePermission,
+  vscodeStopReasons,
+  type CommandRun,
+} from './helpers/host-rules';
+
+const M = '.gsd/milestones/M001';
+const S = `${M}/slices/S01`;
+const TASKS = `${S}/tasks`;
+const REVIEW = `${TASKS}/T01-CODE-REVIEW.md`;
+
+function project(maxCycles = 5): string {
+  return writeTree({
+    '.gsd/PREFERENCES.md': `---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n      options: { max_cycles: ${maxCycles} }\n---\n`,
+    [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
+    [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice', done: true }, { id: 'T02', title: 'Attach logo' }]),
+    [`${TASKS}/T01-PLAN.md`]: '# T01: Render invoice\n',
+    [`${TASKS}/T02-PLAN.md`]: '# T02: Attach logo\n',
+    [`${TASKS}/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001', { completedAt: '2026-11-20T10:00:00Z' }),
+    'src/invoice.ts': 'export const invoice = 1;\n',
+  });
+}
+
+/** The review loop's record of T01 (its sidecar, or the plan frontmatter where older trees keep it). */
+function loopState(root: string): string {
+  return ['T01-HOOKS.md', 'T01-PLAN.md'].map((f) => readOrNull(path.join(root, TASKS, f)) ?? '').join('\n');
+}
+
+type HostName = 'vscode-local' | 'copilot-cli' | 'claude-code';
+const INSTALL: Record<HostName, AgentHost> = { 'vscode-local': 'vscode', 'copilot-cli': 'copilot-cli', 'claude-code': 'claude' };
+
+interface Installed {
+  root: string;
+  home: string;
+  cli: string;
+}
+
+/** A PATH with a shell and `cat`, and no node (VS Code gives hooks no node). */
+function pathWithoutNode(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-bin-'));
+  for (const tool of ['sh', 'cat']) fs.symlinkSync(spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim(), path.join(dir, tool));
+  return dir;
+}
+
+function install(root: string, host: AgentHost, home: string): void {
+  const plan = planInstall({ root, host, user: false, home }, readOrNull);
+  assert.deepEqual(plan.skipped, []);
+  assert.deepEqual(applyFileChanges(plan.changes).conflicts, []);
+}
+
+/** The command our install wrote for `event`, as the host would read it from its file. */
+function commandFor(root: string, host: HostName, event: string, agentScoped = false): string {
+  if (host === 'claude-code') {
+    if (agentScoped) {
+      const fm = fs.readFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'utf8');
+      return JSON.parse(/command: (".*")/.exec(fm)![1]) as string;
+    }
+    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'));
+    return settings.hooks[event][0].hooks[0].command;
+  }
+  if (agentScoped) {
+    const fm = fs.readFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), 'utf8');
+    return JSON.parse(/command: (".*")/.exec(fm)![1]) as string;
+  }
+  const file = JSON.parse(fs.readFileSync(path.join(root, '.github/hooks/gsd-review-loop.json'), 'utf8'));
+  const entry = file.hooks[event][0];
+  // VS Code runs `command`; Copilot CLI runs `bash` (docs.github.com, Copilot CLI hooks reference).
+  return host === 'copilot-cli' ? entry.bash : entry.command;
+}
+
+let sessionCounter = 0;
+/** The payload each host sends for an event (common fields as each host documents them). */
+function payload(host: HostName, root: string, event: string, fields: Record<string, unknown>, session: string): Record<string, unknown> {
+  switch (host) {
+    case 'vscode-local':
+      // chatHookService.ts commonInput: timestamp, hook_event_name, session_id, transcript_path; cwd of the command.
+      return { timestamp: new Date().toISOString(), hook_event_name: event, session_id: session, transcript_path: path.join(os.tmpdir(), `${session}.jsonl`), cwd: root, ...fields };
+    case 'copilot-cli':
+      // PascalCase event names select the VS Code compatible (snake_case) payload; timestamp in ms.
+      return { hook_event_name: event, session_id: session, timestamp: Date.now(), cwd: root, ...fields };
+    case 'claude-code':
+      // Claude Code: session_id, transcript_path, cwd, permission_mode, hook_event_name; no timestamp.
+      return { session_id: session, transcript_path: path.join(os.tmpdir(), `${session}.jsonl`), cwd: root, permission_mode: 'default', hook_event_name: event, ...fields };
+  }
+}
+
+/** Runs the installed command as the host does: through the shell, in the repository root. */
+function runAs(host: HostName, inst: Installed, command: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): CommandRun {
+  const hostEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: inst.cli, ...(host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : {}), ...env };
+  const r = spawnSync('/bin/sh', ['-c', command], { cwd: inst.root, input: JSON.stringify(input), encoding: 'utf8', env: hostEnv });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Whether the host keeps its agent working after this Stop answer, and with what reason. */
+function keepsWorking(host: HostName, run: CommandRun, event: 'Stop' | 'SubagentStop' = 'Stop'): string | null {
+  if (host === 'vscode-local') return vscodeStopReasons(event, [run])[0] ?? null;
+  if (host === 'copilot-cli') return copilotCliStopReason(run);
+  return claudeStopReason(run, true);
+}
+
+describe('agent-host contracts (installed files, host payloads, host rules)', function () {
+  this.timeout(180_000);
+  let cli: string;
+  before(async () => {
+    cli = await buildCli();
+  });
+  const setup = (host: HostName, maxCycles = 5): Installed => {
+    const root = project(maxCycles);
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    install(root, INSTALL[host], home);
+    return { root, home, cli };
+  };
+
+  for (const host of ['vscode-local', 'copilot-cli', 'claude-code'] as const) {
+    describe(host, () => {
+      /** A scripted agent that only ever asks to stop and does what a kept-working reason says. */
+      function drive(inst: Installed, reviewFor: (cycle: number) => string): string[] {
+        const session = `s${++sessionCounter}`;
+        const stop = commandFor(inst.root, host, 'Stop');
+        const transcript: string[] = [];
+        let active = false;
+        for (let turn = 0; turn < 30; turn++) {
+          const run = runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: active }, session));
+          assert.equal(run.status, 0, run.stderr);
+          const reason = keepsWorking(host, run);
+          if (!reason) return transcript;
+          active = true;
+          const review = /review cycle (\d+) of \d+ for T01/.exec(reason);
+          if (review) {
+            transcript.push(`review ${review[1]}`);
+            fs.writeFileSync(path.join(inst.root, REVIEW), reviewFor(Number(review[1])));
+          } else if (/fix the \d+ open issue\(s\) of T01, cycle (\d+)/.test(reason)) {
+            transcript.push(`fix ${/cycle (\d+)/.exec(reason)![1]}`);
+            fs.appendFileSync(path.join(inst.root, 'src/invoice.ts'), '// fixed\n');
+          } else throw new Error(`unexpected reason: ${reason}`);
+        }
+        throw new Error('the agent never got to stop');
+      }
+
+      it('a scripted agent loops review → fix → review → approved through Stop alone', () => {
+        const inst = setup(host);
+        const transcript = drive(inst, (cycle) =>
+          cycle < 2 ? codeReview('T01', cycle, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]) : codeReview('T01', cycle, 'approved', [{ text: 'Totals are off by a cent.', resolved: true }]),
+        );
+        assert.deepEqual(transcript, ['review 1', 'fix 2', 'review 2']);
+        assert.match(loopState(inst.root), /outcome:\n\s+cycles: 2\n\s+passed: true/);
+      });
+
+      it('a dispatched fix is not lost when the agent stops without working on it', () => {
+        const inst = setup(host);
+        const stop = commandFor(inst.root, host, 'Stop');
+        const review = keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: false }, 'a')));
+        assert.match(review ?? '', /review cycle 1 of 5 for T01/);
+        fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+        // The review is processed and the fix handed over in a block the host honours.
+        const first = keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: true }, 'a')));
+        assert.match(first ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+        // The user interrupts; the next stop is a new turn (not continuing because of us): the fix
+        // was not done, so it is offered again rather than completed.
+        const again = keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: false }, 'a')));
+        assert.match(again ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+        const record = JSON.parse(fs.readFileSync(dispatchLogFile(path.join(inst.root, '.gsd')), 'utf8'));
+        assert.equal(record.current.unitType, 'fix-task');
+      });
+
+      it('SubagentStart gives the review prompt to our reviewer only, never to `default`', () => {
+        const inst = setup(host);
+        const cmd = commandFor(inst.root, host, 'SubagentStart');
+        const read = (run: CommandRun) => (host === 'claude-code' ? claudeContext('SubagentStart', run) : vscodeContext('SubagentStart', run));
+        assert.equal(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a1', agent_type: 'default' }, 'x'))), undefined);
+        assert.equal(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a1', agent_type: 'Plan' }, 'x'))), undefined);
+        assert.match(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a2', agent_type: 'gsd-reviewer' }, 'x'))) ?? '', /review cycle 1 of at most 5/);
+      });
+
+      it('SubagentStop processes the written review whatever the subagent is called, and keeps our reviewer working until it writes one', () => {
+        const inst = setup(host);
+        const start = commandFor(inst.root, host, 'SubagentStart');
+        const stop = commandFor(inst.root, host, 'SubagentStop');
+        runAs(host, inst, start, payload(host, inst.root, 'SubagentStart', { agent_id: 'a2', agent_type: 'gsd-reviewer' }, 'x'));
+        const unwritten = runAs(host, inst, stop, payload(host, inst.root, 'SubagentStop', { agent_id: 'a2', agent_type: 'gsd-reviewer', stop_hook_active: false }, 'x'));
+        const reason = host === 'vscode-local' ? vscodeStopReasons('SubagentStop', [unwritten])[0] : host === 'copilot-cli' ? copilotCliStopReason(unwritten) : claudeStopReason(unwritten);
+        assert.match(reason ?? '', /write \.gsd\/milestones\/M001\/slices\/S01\/tasks\/T01-CODE-REVIEW\.md for review cycle 1/);
+        fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'approved', []));
+        const agentType = host === 'vscode-local' ? 'default' : 'gsd-reviewer';
+        const done = runAs(host, inst, stop, payload(host, inst.root, 'SubagentStop', { agent_id: 'a2', agent_type: agentType, stop_hook_active: true }, 'x'));
+        assert.equal(keepsWorking(host, done, 'SubagentStop'), null);
+        assert.match(loopState(inst.root), /passed: true/);
+      });
+
+      it('the review guard (scoped to the reviewer agent) knows every edit tool of the host', () => {
+        const inst = setup(host);
+        runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'g'));
+        const guard = commandFor(inst.root, host, 'PreToolUse', true);
+        const ask = (tool: string, input: Record<string, unknown>) => {
+          const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool, tool_input: input, tool_use_id: 't1' }, 'g'));
+          assert.equal(run.status, 0, run.stderr);
+          return host === 'claude-code' ? claudePermission(run).decision : vscodePermission([run]).decision;
+        };
+        const review = path.join(inst.root, REVIEW);
+        const code = path.join(inst.root, 'src/invoice.ts');
+        const cases: Array<[string, Record<string, unknown>, string | undefined]> =
+          host === 'claude-code'
+            ? [
+                ['Write', { file_path: review, content: 'x' }, 'allow'],
+                ['Edit', { file_path: REVIEW, old_string: 'a', new_string: 'b' }, 'allow'],
+                ['MultiEdit', { file_path: code, edits: [] }, 'deny'],
+                ['NotebookEdit', { notebook_path: path.join(inst.root, 'n.ipynb'), new_source: '' }, 'deny'],
+                ['Bash', { command: 'npm test' }, 'ask'],
+                ['Read', { file_path: code }, undefined],
+              ]
+            : [
+                ['create_file', { filePath: review, content: 'x' }, 'allow'],
+                ['replace_string_in_file', { filePath: code, oldString: 'a', newString: 'b' }, 'deny'],
+                ['insert_edit_into_file', { filePath: code, code: 'x', explanation: '' }, 'deny'],
+                ['edit_notebook_file', { filePath: path.join(inst.root, 'n.ipynb'), editType: 'insert' }, 'deny'],
+                ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }] }, 'allow'],
+                ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }, { filePath: code, oldString: 'a', newString: 'b' }] }, 'deny'],
+                ['create_directory', { dirPath: path.join(inst.root, 'src/new') }, 'deny'],
+                ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** End Patch`, explanation: '' }, 'allow'],
+                ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** Add File: ${code}\n+x\n*** End Patch`, explanation: '' }, 'deny'],
+                ['run_in_terminal', { command: 'npm test', explanation: '', isBackground: false }, 'ask'],
+                ['create_and_run_task', { task: { label: 'build', type: 'shell', command: 'npm run build' } }, undefined],
+                ['read_file', { filePath: code }, undefined],
+              ];
+        for (const [tool, input, want] of cases) assert.equal(ask(tool, input), want, `${tool} ${JSON.stringify(input).slice(0, 80)}`);
+      });
+    });
+  }
+
+  it('VS Code reading .claude/settings.json as well runs our bridge once per event', () => {
+    const root = project();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    install(root, 'claude', home);
+    const inst = { root, home, cli };
+    const claudeCommand = commandFor(root, 'claude-code', 'Stop');
+    // Only the Claude Code file: VS Code runs it and gets an answer it acts on.
+    const alone = runAs('vscode-local', inst, claudeCommand, payload('vscode-local', root, 'Stop', { stop_hook_active: false }, 'v'));
+    assert.match(vscodeStopReasons('Stop', [alone])[0] ?? '', /review cycle 1 of 5 for T01/);
+    // Both files: VS Code runs both entries; the .claude one stands aside, the .github one answers.
+    install(root, 'vscode', home);
+    const viaClaude = runAs('vscode-local', inst, claudeCommand, payload('vscode-local', root, 'Stop', { stop_hook_active: true }, 'v'));
+    const viaGithub = runAs('vscode-local', inst, commandFor(root, 'vscode-local', 'Stop'), payload('vscode-local', root, 'Stop', { stop_hook_active: true }, 'v'));
+    assert.equal(viaClaude.stdout, '');
+    assert.equal(vscodeStopReasons('Stop', [viaClaude, viaGithub]).length, 1);
+    // Claude Code itself, on the same file, is never turned away.
+    assert.ok(claudeStopReason(runAs('claude-code', inst, claudeCommand, payload('claude-code', root, 'Stop', { stop_hook_active: false }, 'c'))));
+  });
+
+  it('an answer in the old top-level shape would not keep VS Code working (the reader is real)', () => {
+    const topLevel: CommandRun = { status: 0, stdout: JSON.stringify({ decision: 'block', reason: 'review T01' }), stderr: '' };
+    assert.deepEqual(vscodeStopReasons('Stop', [topLevel]), []);
+    const both: CommandRun = { status: 0, stdout: JSON.stringify({ decision: 'block', reason: 'r', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'r' } }), stderr: '' };
+    assert.equal(claudeStopReason(both, true), null);
+  });
+
+  it('the launcher runs the bridge without node on PATH, with the runtime the extension recorded', () => {
+    const inst = setup('vscode-local');
+    writeBridgePointer(inst.home, process.execPath, cli);
+    const run = runAs('vscode-local', inst, commandFor(inst.root, 'vscode-local', 'Stop'), payload('vscode-local', inst.root, 'Stop', { stop_hook_active: false }, 'n'), { PATH: pathWithoutNode(), GSD_REVIEW_CLI: '' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(vscodeStopReasons('Stop', [run])[0] ?? '', /review cycle 1 of 5 for T01/);
+  });
+
+  it('the launcher finds the installed extension, and without any CLI exits 0 and says so', () => {
+    const inst = setup('vscode-local');
+    const ext = path.join(inst.home, '.vscode-server', 'extensions', 'gsd-review-loop.gsd-review-loop-0.1.0', 'dist');
+    fs.mkdirSync(ext, { recursive: true });
+    for (const f of fs.readdirSync(path.dirname(cli)).filter((f) => f.endsWith('.js'))) fs.copyFileSync(path.join(path.dirname(cli), f), path.join(ext, f));
+    const stop = commandFor(inst.root, 'vscode-local', 'Stop');
+    const found = runAs('vscode-local', inst, stop, payload('vscode-local', inst.root, 'Stop', { stop_hook_active: false }, 'e'), { GSD_REVIEW_CLI: '' });
+    assert.match(vscodeStopReasons('Stop', [found])[0] ?? '', /review cycle 1 of 5 for T01/);
+    fs.rmSync(path.join(inst.home, '.vscode-server'), { recursive: true });
+    const none = runAs('vscode-local', inst, stop, payload('vscode-local', inst.root, 'Stop', { stop_hook_active: false }, 'e'), { GSD_REVIEW_CLI: '', PATH: pathWithoutNode() });
+    assert.deepEqual([none.status, none.stdout], [0, '']);
+    assert.match(none.stderr, /no gsd-review CLI found/);
+  });
+});

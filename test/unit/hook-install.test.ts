@@ -1,0 +1,195 @@
+// install-hooks / uninstall-hooks: merging into the user's own settings and hook files, and
+// leaving them byte for byte as they were after uninstall.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/agent-hooks/file-changes';
+import { INSTALLED_EVENTS, planInstall, planUninstall } from '../../src/core/agent-hooks/hook-install';
+import { buildCli, cli } from './helpers/cli';
+import { roadmap, writeTree } from './helpers/gsd-tree';
+
+// A project's own Claude Code settings, as people write them (permissions, env, their own hooks in
+// matcher groups, including on events we also use), and an own Copilot hook file.
+const USER_SETTINGS = `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {
+    "allow": ["Bash(npm run test:*)", "Read(~/.zshrc)"],
+    "deny": ["Read(./.env)"]
+  },
+  "env": { "NODE_ENV": "development" },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit",
+        "hooks": [{ "type": "command", "command": "npx prettier --write \\"$CLAUDE_FILE_PATHS\\"" }]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [{ "type": "command", "command": "say done", "timeout": 5 }]
+      }
+    ]
+  }
+}
+`;
+const USER_GITHUB_HOOK = `{
+  "version": 1,
+  "hooks": {
+    "PostToolUse": [{ "type": "command", "command": "npm run lint -- --fix", "timeout": 60 }]
+  }
+}
+`;
+
+function project(): string {
+  return writeTree({
+    '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
+    '.claude/settings.json': USER_SETTINGS,
+    '.github/hooks/lint.json': USER_GITHUB_HOOK,
+    '.github/agents/docs-writer.agent.md': '---\nname: docs-writer\n---\nWrites docs.\n',
+  });
+}
+
+const home = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[path.relative(root, p)] = fs.readFileSync(p, 'utf8');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('agent hook install and uninstall', () => {
+  it('merges into .claude/settings.json and beside .github/hooks, keeping the user\'s hooks and keys, and uninstall restores every byte', () => {
+    const root = project();
+    const h = home();
+    const before = snapshot(root);
+    for (const host of ['claude', 'vscode'] as const) {
+      const plan = planInstall({ root, host, user: false, home: h }, readOrNull);
+      assert.deepEqual(plan.skipped, []);
+      assert.deepEqual(applyFileChanges(plan.changes).conflicts, []);
+    }
+    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'));
+    const original = JSON.parse(USER_SETTINGS);
+    // The user's keys and hooks are all there, unchanged, and ours come after theirs.
+    assert.deepEqual(settings.permissions, original.permissions);
+    assert.deepEqual(settings.env, original.env);
+    assert.deepEqual(settings.hooks.PostToolUse, original.hooks.PostToolUse);
+    assert.deepEqual(settings.hooks.Stop[0], original.hooks.Stop[0]);
+    assert.equal(settings.hooks.Stop.length, 2);
+    assert.match(settings.hooks.Stop[1].hooks[0].command, /\.claude\/hooks\/gsd-review-loop\.sh" --host claude$/);
+    // Only the events we act on; no PreToolUse/PostToolUse of ours outside the reviewer agent.
+    assert.deepEqual(Object.keys(settings.hooks).sort(), [...new Set(['PostToolUse', 'Stop', ...INSTALLED_EVENTS])].sort());
+    assert.equal(settings.hooks.PostToolUse.length, 1);
+    assert.equal(settings.hooks.SubagentStop[0].matcher, 'gsd-reviewer');
+    // The text before our additions is the user's, byte for byte.
+    const text = fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8');
+    assert.ok(text.startsWith(USER_SETTINGS.slice(0, USER_SETTINGS.indexOf('"Stop"'))));
+    assert.equal(fs.readFileSync(path.join(root, '.github/hooks/lint.json'), 'utf8'), USER_GITHUB_HOOK);
+    const ours = JSON.parse(fs.readFileSync(path.join(root, '.github/hooks/gsd-review-loop.json'), 'utf8'));
+    assert.deepEqual(Object.keys(ours.hooks), [...INSTALLED_EVENTS]);
+    // No path of this machine in any file of the repository.
+    for (const [file, content] of Object.entries(snapshot(root))) {
+      assert.ok(!content.includes(h) && !content.includes(os.homedir() + '/') && !content.includes(root), `${file} names a path of this machine`);
+    }
+    // The reviewer agents carry the guard for themselves only.
+    assert.match(fs.readFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), 'utf8'), /^hooks:\n {2}PreToolUse:\n {4}- type: command\n {6}command: "sh \.github\/hooks\/gsd-review-loop\.sh --host vscode"/m);
+    assert.match(fs.readFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'utf8'), /- matcher: "Write\|Edit\|MultiEdit\|NotebookEdit\|Bash"/);
+
+    // Installing again changes nothing.
+    for (const host of ['claude', 'vscode'] as const) assert.deepEqual(planInstall({ root, host, user: false, home: h }, readOrNull).changes, []);
+
+    for (const host of ['claude', 'vscode'] as const) {
+      const plan = planUninstall({ root, host, user: false, home: h }, readOrNull);
+      assert.deepEqual(applyFileChanges(plan.changes).conflicts, []);
+    }
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it('creates a settings file when there is none, and uninstall removes it again', () => {
+    const root = writeTree({ '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'X', [{ id: 'S01', title: 'Y' }]) });
+    const h = home();
+    const before = snapshot(root);
+    applyFileChanges(planInstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')).hooks), [...INSTALLED_EVENTS]);
+    applyFileChanges(planUninstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it('user-level install writes into the home folder only, with its absolute paths there', () => {
+    const root = project();
+    const h = home();
+    const before = snapshot(root);
+    applyFileChanges(planInstall({ root, host: 'claude', user: true, home: h }, readOrNull).changes);
+    applyFileChanges(planInstall({ root, host: 'copilot-cli', user: true, home: h }, readOrNull).changes);
+    assert.deepEqual(snapshot(root), before);
+    const settings = JSON.parse(fs.readFileSync(path.join(h, '.claude/settings.json'), 'utf8'));
+    assert.equal(settings.hooks.Stop[0].hooks[0].command, `sh '${path.join(h, '.claude/hooks/gsd-review-loop.sh')}' --host claude`);
+    assert.ok(fs.existsSync(path.join(h, '.copilot/hooks/gsd-review-loop.json')));
+  });
+
+  it('leaves a file that is not ours alone, and refuses a settings file that is not JSON', () => {
+    const root = project();
+    fs.writeFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), '---\nname: gsd-reviewer\n---\nMy own reviewer.\n');
+    const plan = planInstall({ root, host: 'vscode', user: false, home: home() }, readOrNull);
+    assert.match(plan.skipped.join('\n'), /gsd-reviewer\.agent\.md exists and is not ours/);
+    fs.writeFileSync(path.join(root, '.claude/settings.json'), '{ "hooks": ');
+    const bad = planInstall({ root, host: 'claude', user: false, home: home() }, readOrNull);
+    assert.match(bad.skipped.join('\n'), /settings\.json:1: not a JSON object; left as it is/);
+    assert.ok(!bad.changes.some((c) => c.file.endsWith('settings.json')));
+  });
+
+  it('Undo takes back exactly what was written, and never a file changed since', () => {
+    const root = project();
+    const before = snapshot(root);
+    const { applied } = applyFileChanges(planInstall({ root, host: 'claude', user: false, home: home() }, readOrNull).changes);
+    fs.appendFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'edited by hand\n');
+    const undo = revertFileChanges(applied);
+    assert.match(undo.conflicts.join('\n'), /gsd-reviewer\.md changed since it was read/);
+    const after = snapshot(root);
+    assert.equal(after['.claude/settings.json'], before['.claude/settings.json']);
+    assert.ok(after['.claude/agents/gsd-reviewer.md'].endsWith('edited by hand\n'));
+  });
+
+  describe('through the CLI', function () {
+    this.timeout(60_000);
+    let gsd: string;
+    before(async () => {
+      gsd = await buildCli();
+    });
+
+    it('--dry-run shows every file and writes nothing; install then uninstall leaves the project as it was', () => {
+      const root = project();
+      const h = home();
+      const before = snapshot(root);
+      const dry = cli(gsd, ['install-hooks', '--root', root, '--host', 'claude', '--dry-run'], undefined, { HOME: h });
+      assert.equal(dry.status, 0, dry.stderr);
+      assert.match(dry.stdout, /would update \.claude\/settings\.json: Claude Code hooks merged in/);
+      assert.match(dry.stdout, /would create \.claude\/agents\/gsd-reviewer\.md/);
+      assert.match(dry.stdout, /----- \.claude\/hooks\/gsd-review-loop\.sh\n#!\/bin\/sh/);
+      assert.deepEqual(snapshot(root), before);
+      assert.equal(cli(gsd, ['install-hooks', '--root', path.join(root, '.gsd'), '--host', 'copilot-cli'], undefined, { HOME: h }).status, 0);
+      assert.equal(cli(gsd, ['install-hooks', '--root', root, '--host', 'claude', '--json'], undefined, { HOME: h }).json.changes.length, 3);
+      // The machine-specific part goes to the home folder.
+      assert.match(fs.readFileSync(path.join(h, '.gsd-review-loop', 'bridge'), 'utf8'), /cli\.js\n$/);
+      for (const host of ['claude', 'copilot-cli']) assert.equal(cli(gsd, ['uninstall-hooks', '--root', root, '--host', host], undefined, { HOME: h }).status, 0);
+      assert.deepEqual(snapshot(root), before);
+    });
+
+    it('a wrong --host or a folder without .gsd is one clear line and exit 2', () => {
+      const r = cli(gsd, ['install-hooks', '--root', os.tmpdir(), '--host', 'cursor']);
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, 'gsd-review: --host must be one of vscode, claude, copilot-cli\n');
+      const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-gsd-'));
+      const n = cli(gsd, ['install-hooks', '--root', empty, '--host', 'vscode']);
+      assert.equal(n.status, 2);
+      assert.match(n.stderr, /^gsd-review: no \.gsd folder at or above .*; give --root the project, or --user for your user-level files\n$/);
+    });
+  });
+});
