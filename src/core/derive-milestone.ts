@@ -37,11 +37,14 @@ function parseRoadmapFile(text: string, file: string): RoadmapFile {
 }
 
 /** GSD's rule: a summary is terminal unless it says it failed. */
+// A `# BLOCKER` line; blanks only within the line (`\s*` across lines backtracked on blank runs).
+const BLOCKER_HEADING = /^[ \t]*#[ \t]*BLOCKER\b/im;
+
 function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
   const status = fmString(fm.data, 'status')?.toLowerCase();
   const failedStatus = status !== undefined && ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'].includes(status);
-  const failedBody = /(?:^|\n)\s*#\s*BLOCKER\b/i.test(text) || /verification\s+failed/i.test(text);
+  const failedBody = BLOCKER_HEADING.test(text) || /verification\s+failed/i.test(text);
   const closedStatus = status !== undefined && ['complete', 'completed', 'done', 'closed', 'passed', 'success'].includes(status);
   const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
   return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
