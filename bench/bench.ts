@@ -11,6 +11,7 @@ import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
+import { scanningBench } from './scanning-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
@@ -95,6 +96,9 @@ function stateBench(tasks: number): void {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
+  scanningBench();
+  // GSD_BENCH_ONLY=scanning: the scanning figures alone (seconds instead of minutes).
+  if (process.env.GSD_BENCH_ONLY === 'scanning') return;
   for (const n of sizes) stateBench(n);
   const largest = Math.max(...sizes);
   console.log('\n## Live refresh');
