@@ -120,6 +120,49 @@ export class ChainCancelledError extends Error {
   }
 }
 
+/** A hook that did not finish within the chain's time budget (it never settled, or took too long). */
+export class HookTimeoutError extends Error {}
+
+/**
+ * Time budget of one run of the chain, in ms: user hooks run on every agent event, and hosts kill a
+ * hook process after 30 s (VS Code, Claude Code default), so the chain must give up well before.
+ * `GSD_HOOK_BUDGET_MS` lowers or raises it (tests, slow machines).
+ */
+export const CHAIN_BUDGET_MS = 10_000;
+
+export function chainBudgetMs(): number {
+  const env = Number(process.env.GSD_HOOK_BUDGET_MS);
+  return Number.isFinite(env) && env > 0 ? env : CHAIN_BUDGET_MS;
+}
+
+/** A decision as later hooks see it: a frozen copy, so no later hook can rewrite the unit. */
+function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
+  let data: Record<string, unknown> | undefined;
+  if (value.data !== undefined) {
+    try {
+      data = deepFreeze(structuredClone(value.data));
+    } catch (error) {
+      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
+    }
+  }
+  const copy: DispatchDecision = { unitType: value.unitType, unitId: value.unitId, prompt: value.prompt, source };
+  if (value.reason !== undefined) copy.reason = value.reason;
+  if (data !== undefined) copy.data = data;
+  return Object.freeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
 export interface HookTrace {
   hook: string;
   calledNext: boolean;
@@ -151,6 +194,12 @@ class ChainRun {
   decision: DispatchDecision | null = null;
   readonly trace: HookTrace[] = [];
   readonly ignored: ChainResult['ignored'] = [];
+  /** Every step started, so a next() a hook did not await is still waited for. */
+  readonly steps: Promise<void>[] = [];
+  /** Hooks entered and not yet settled, innermost last: the one to name when the budget runs out. */
+  readonly running: string[] = [];
+  /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
+  misuse: Error | null = null;
 
   constructor(
     readonly host: ChainHost,
@@ -199,7 +248,7 @@ class Context implements MiddlewareContext {
       this.run.ignored.push({ hook: this.hook, unitType: value.unitType, unitId: value.unitId });
       return;
     }
-    this.run.decision = { ...value, source: this.hook };
+    this.run.decision = frozenDecision(value, this.hook);
     this.entry.decided = true;
   }
 
@@ -215,17 +264,72 @@ function step(run: ChainRun, i: number): Promise<void> {
   const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
   run.trace.push(entry);
   const next = (): Promise<void> => {
-    if (entry.calledNext) return Promise.reject(new Error(`hook ${reg.name} called next() twice`));
+    if (entry.calledNext) {
+      // Rejected for a hook that awaits it, and remembered for one that does not (an unawaited
+      // rejection would otherwise end the process with a stack trace).
+      const error = new Error(`hook ${reg.name} called next() twice`);
+      run.misuse ??= error;
+      const rejected = Promise.reject(error);
+      rejected.catch(() => undefined);
+      return rejected;
+    }
     entry.calledNext = true;
-    return step(run, i + 1);
+    const downstream = step(run, i + 1);
+    run.steps.push(downstream);
+    return downstream;
   };
-  return reg.middleware(new Context(run, entry, reg.name), next);
+  run.running.push(reg.name);
+  const settle = () => {
+    const at = run.running.lastIndexOf(reg.name);
+    if (at !== -1) run.running.splice(at, 1);
+  };
+  let own: Promise<void>;
+  try {
+    own = Promise.resolve(reg.middleware(new Context(run, entry, reg.name), next));
+  } catch (error) {
+    own = Promise.reject(error);
+  }
+  return own.then(settle, (error: unknown) => {
+    settle();
+    throw error;
+  });
 }
 
-/** Runs the chain once. Throws what a hook throws, or ChainCancelledError when the signal aborts. */
-export async function runMiddleware(registry: HookRegistry, host: ChainHost): Promise<ChainResult> {
-  const run = new ChainRun(host, registry.ordered());
+/** Waits for the first step and every step started under it, including next() calls not awaited. */
+async function settleAll(run: ChainRun): Promise<void> {
   await step(run, 0);
+  for (let seen = 0; seen < run.steps.length; seen = run.steps.length) await Promise.all(run.steps.slice(seen));
+}
+
+export interface RunOptions {
+  /** Budget for the whole run, in ms (default: chainBudgetMs()). */
+  budgetMs?: number;
+}
+
+/**
+ * Runs the chain once. Throws what a hook throws, ChainCancelledError when the signal aborts, or
+ * HookTimeoutError naming the hook still running when the budget is spent (a hook that never
+ * settles must not leave the command hanging or silently exiting).
+ */
+export async function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
+  const run = new ChainRun(host, registry.ordered());
+  const budget = options.budgetMs ?? chainBudgetMs();
+  const all = settleAll(run);
+  let timer: NodeJS.Timeout | undefined;
+  // Ref'd on purpose: a hook's promise that never settles must still end in this error.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const hook = run.running[run.running.length - 1] ?? run.trace[run.trace.length - 1]?.hook ?? 'a hook';
+      reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
+    }, budget);
+  });
+  try {
+    await Promise.race([all, deadline]);
+  } finally {
+    clearTimeout(timer);
+    all.catch(() => undefined);
+  }
+  if (run.misuse) throw run.misuse;
   if (host.signal.aborted) throw new ChainCancelledError();
   return { decision: run.decision, trace: run.trace, ignored: run.ignored };
 }
