@@ -81,4 +81,11 @@ try {
   run = plain;
 }
 // Outside the try: an error of the CLI itself is the CLI's to report, not a reason to run it twice.
-run();
+try {
+  run();
+} catch (error) {
+  // The bundle itself failed to load (missing, damaged): one line, and `hook` still exits 0.
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  process.stderr.write(`gsd-review: cannot start: ${message}\n`);
+  process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
+}

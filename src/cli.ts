@@ -5,6 +5,7 @@ import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
+import { fail, finish, guardProcess } from './cli/process-exit';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
@@ -22,20 +23,27 @@ options:
 
 export class UsageError extends Error {}
 
+const OPTIONS = {
+  root: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  full: { type: 'boolean', default: false },
+  apply: { type: 'boolean', default: false },
+  untrusted: { type: 'boolean', default: false },
+  event: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The command word, found leniently (before the arguments are checked): `hook` must exit 0 even on bad options. */
+function commandOf(argv: string[]): string | undefined {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      root: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-      apply: { type: 'boolean', default: false },
-      untrusted: { type: 'boolean', default: false },
-      event: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const command = positionals[0];
   if (values.help || !command) {
     process.stdout.write(USAGE);
@@ -59,13 +67,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
-  },
-);
+const argv = process.argv.slice(2);
+guardProcess(commandOf(argv));
+main(argv).then(finish, (error: unknown) => {
+  const usage = error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS');
+  // The usage text follows an unknown command; every other message is one line.
+  if (error instanceof UsageError) process.stderr.write(`gsd-review: ${error.message}\n`);
+  if (error instanceof UsageError) finish(2);
+  else fail(error, usage ? 2 : 1);
+});

@@ -1,7 +1,10 @@
 // The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
+import { chainBudgetMs, withinBudget } from './hook-budget';
 import type { HookStateHandle } from './hook-state';
+
+export { HookTimeoutError } from './hook-budget';
 import type { GSDState, Severity, UnitType } from './types';
 
 export type DeepReadonly<T> = T extends (infer U)[]
@@ -120,27 +123,14 @@ export class ChainCancelledError extends Error {
   }
 }
 
-/** A hook that did not finish within the chain's time budget (it never settled, or took too long). */
-export class HookTimeoutError extends Error {}
-
-/**
- * Time budget of one run of the chain, in ms: user hooks run on every agent event, and hosts kill a
- * hook process after 30 s (VS Code, Claude Code default), so the chain must give up well before.
- * `GSD_HOOK_BUDGET_MS` lowers or raises it (tests, slow machines).
- */
-export const CHAIN_BUDGET_MS = 10_000;
-
-export function chainBudgetMs(): number {
-  const env = Number(process.env.GSD_HOOK_BUDGET_MS);
-  return Number.isFinite(env) && env > 0 ? env : CHAIN_BUDGET_MS;
-}
 
 /** A decision as later hooks see it: a frozen copy, so no later hook can rewrite the unit. */
 function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
   let data: Record<string, unknown> | undefined;
   if (value.data !== undefined) {
     try {
-      data = deepFreeze(structuredClone(value.data));
+      // A JSON round trip: the decision is recorded as JSON, so cycles and BigInts are refused here.
+      data = deepFreeze(JSON.parse(JSON.stringify(value.data)) as Record<string, unknown>);
     } catch (error) {
       throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
     }
@@ -314,21 +304,10 @@ export interface RunOptions {
 export async function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
   const run = new ChainRun(host, registry.ordered());
   const budget = options.budgetMs ?? chainBudgetMs();
-  const all = settleAll(run);
-  let timer: NodeJS.Timeout | undefined;
-  // Ref'd on purpose: a hook's promise that never settles must still end in this error.
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const hook = run.running[run.running.length - 1] ?? run.trace[run.trace.length - 1]?.hook ?? 'a hook';
-      reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
-    }, budget);
+  await withinBudget(settleAll(run), budget, () => {
+    const hook = run.running[run.running.length - 1] ?? run.trace[run.trace.length - 1]?.hook ?? 'a hook';
+    return `hook ${hook} did not finish within ${budget} ms; nothing was dispatched`;
   });
-  try {
-    await Promise.race([all, deadline]);
-  } finally {
-    clearTimeout(timer);
-    all.catch(() => undefined);
-  }
   if (run.misuse) throw run.misuse;
   if (host.signal.aborted) throw new ChainCancelledError();
   return { decision: run.decision, trace: run.trace, ignored: run.ignored };
