@@ -62,8 +62,9 @@ export function guardProcess(command: string | undefined): void {
   // The event loop emptied while the command was still waiting: a hook's promise that can never settle.
   process.on('beforeExit', () => fail('a hook never settled (its promise can no longer resolve); nothing was answered'));
   if (command === 'hook' || command === 'next' || command === 'complete') {
-    // Hosts kill a hook process after 30 s; the middleware chain has its own budget inside this one.
-    const deadline = Math.min(25_000, 2 * chainBudgetMs());
+    // Hosts kill a hook process after 30 s; the middleware chain (10 s) and each lifecycle provider
+    // have their own budgets inside this one.
+    const deadline = Math.min(25_000, 2.5 * chainBudgetMs());
     const timer = setTimeout(() => fail(`${command} did not finish within ${deadline} ms (a hook that never ends?); gave up`), deadline);
     timer.unref();
   }

@@ -83,6 +83,15 @@ describe('validated state (class 7)', function () {
     }
   });
 
+  it('wrong types in PREFERENCES.md gsd_hooks: named, and the hooks still run', () => {
+    const root = project('    history: []\n');
+    fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), '---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n      options: [5]\n  disabled:\n    - null\n---\n');
+    const next = run(root, 'next');
+    assert.match(diagText(next), /PREFERENCES\.md: gsd_hooks\.enabled: options of hook review-loop must be a mapping/);
+    assert.match(diagText(next), /PREFERENCES\.md: gsd_hooks\.disabled\[0\] is null, not a hook name/);
+    assert.equal(next.source, 'review-loop');
+  });
+
   it('a folder where the review file belongs: complete says so and keeps the review open', () => {
     const root = project('    history: []\n');
     run(root, 'next', '--apply');
