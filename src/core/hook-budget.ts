@@ -28,3 +28,51 @@ export async function withinBudget<T>(promise: Promise<T>, ms: number, message: 
     promise.catch(() => undefined);
   }
 }
+
+/** A deadline being watched (see watch). */
+export interface Watch {
+  deadline: number;
+  onExpire: () => void;
+}
+
+// One timer serves every watched deadline: arming a timer per dispatch cost more than the whole
+// chain of ten middlewares (npm run bench). The timer keeps the process alive only while something
+// is watched, so a promise that can never settle still ends in its deadline, not a silent exit.
+const watched = new Set<Watch>();
+let timer: NodeJS.Timeout | null = null;
+let timerAt = Infinity;
+
+function arm(at: number, now: number): void {
+  if (timer) clearTimeout(timer);
+  timerAt = at;
+  timer = setTimeout(expire, Math.max(1, Math.ceil(at - now)));
+}
+
+function expire(): void {
+  timer = null;
+  timerAt = Infinity;
+  const now = performance.now();
+  let earliest = Infinity;
+  for (const w of [...watched]) {
+    if (w.deadline <= now) {
+      watched.delete(w);
+      w.onExpire();
+    } else if (w.deadline < earliest) earliest = w.deadline;
+  }
+  if (watched.size > 0 && earliest < Infinity) arm(earliest, now);
+}
+
+/** Calls `onExpire` after `ms` unless `unwatch` comes first. */
+export function watch(ms: number, onExpire: () => void): Watch {
+  const now = performance.now();
+  const w: Watch = { deadline: now + ms, onExpire };
+  watched.add(w);
+  if (!timer || w.deadline < timerAt) arm(w.deadline, now);
+  else timer.ref();
+  return w;
+}
+
+export function unwatch(w: Watch): void {
+  watched.delete(w);
+  if (watched.size === 0 && timer) timer.unref();
+}

@@ -1,7 +1,7 @@
 // The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
-import { chainBudgetMs, withinBudget } from './hook-budget';
+import { chainBudgetMs, HookTimeoutError, unwatch, watch } from './hook-budget';
 import type { HookStateHandle } from './hook-state';
 
 export { HookTimeoutError } from './hook-budget';
@@ -186,8 +186,10 @@ class ChainRun {
   readonly ignored: ChainResult['ignored'] = [];
   /** Every step started, so a next() a hook did not await is still waited for. */
   readonly steps: Promise<void>[] = [];
-  /** Hooks entered and not yet settled, innermost last: the one to name when the budget runs out. */
-  readonly running: string[] = [];
+  /** How many of `steps` have been waited for. */
+  waited = 0;
+  /** Each entered hook's own promise, by trace index: the one to name when the budget runs out. */
+  readonly promises: Promise<void>[] = [];
   /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
   misuse: Error | null = null;
 
@@ -268,27 +270,39 @@ function step(run: ChainRun, i: number): Promise<void> {
     run.steps.push(downstream);
     return downstream;
   };
-  run.running.push(reg.name);
-  const settle = () => {
-    const at = run.running.lastIndexOf(reg.name);
-    if (at !== -1) run.running.splice(at, 1);
-  };
   let own: Promise<void>;
   try {
     own = Promise.resolve(reg.middleware(new Context(run, entry, reg.name), next));
   } catch (error) {
     own = Promise.reject(error);
   }
-  return own.then(settle, (error: unknown) => {
-    settle();
-    throw error;
-  });
+  run.promises.push(own);
+  return own;
 }
 
 /** Waits for the first step and every step started under it, including next() calls not awaited. */
-async function settleAll(run: ChainRun): Promise<void> {
-  await step(run, 0);
-  for (let seen = 0; seen < run.steps.length; seen = run.steps.length) await Promise.all(run.steps.slice(seen));
+function settleAll(run: ChainRun): Promise<void> {
+  const more = (): Promise<void> | undefined => {
+    if (run.waited === run.steps.length) return undefined;
+    const batch = run.steps.slice(run.waited);
+    run.waited = run.steps.length;
+    return Promise.all(batch).then(more);
+  };
+  return step(run, 0).then(more);
+}
+
+/**
+ * The innermost hook whose own promise has not settled, found only when the budget ran out: a
+ * settled promise runs its handler within a turn, a stuck one does not.
+ */
+function stuckHook(run: ChainRun, answer: (hook: string) => void): void {
+  const settled = new Set<number>();
+  run.promises.forEach((p, i) => p.then(() => settled.add(i), () => settled.add(i)));
+  setImmediate(() => {
+    let i = run.promises.length - 1;
+    while (i >= 0 && settled.has(i)) i--;
+    answer(run.trace[Math.max(i, 0)]?.hook ?? 'a hook');
+  });
 }
 
 export interface RunOptions {
@@ -301,14 +315,33 @@ export interface RunOptions {
  * HookTimeoutError naming the hook still running when the budget is spent (a hook that never
  * settles must not leave the command hanging or silently exiting).
  */
-export async function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
+export function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
   const run = new ChainRun(host, registry.ordered());
   const budget = options.budgetMs ?? chainBudgetMs();
-  await withinBudget(settleAll(run), budget, () => {
-    const hook = run.running[run.running.length - 1] ?? run.trace[run.trace.length - 1]?.hook ?? 'a hook';
-    return `hook ${hook} did not finish within ${budget} ms; nothing was dispatched`;
+  return new Promise<ChainResult>((resolve, reject) => {
+    let done = false;
+    const deadline = watch(budget, () =>
+      stuckHook(run, (hook) => {
+        if (done) return;
+        done = true;
+        reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
+      }),
+    );
+    settleAll(run).then(
+      () => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        if (run.misuse) reject(run.misuse);
+        else if (host.signal.aborted) reject(new ChainCancelledError());
+        else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
+      },
+      (error: unknown) => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        reject(error);
+      },
+    );
   });
-  if (run.misuse) throw run.misuse;
-  if (host.signal.aborted) throw new ChainCancelledError();
-  return { decision: run.decision, trace: run.trace, ignored: run.ignored };
 }
