@@ -12,6 +12,7 @@ import { agentHookBench } from './agent-hook-bench';
 import { frontmatterBench } from './frontmatter-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
+import { scanningBench } from './scanning-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
@@ -97,6 +98,9 @@ function stateBench(tasks: number): number {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
+  scanningBench();
+  // GSD_BENCH_ONLY=scanning: the scanning figures alone (seconds instead of minutes).
+  if (process.env.GSD_BENCH_ONLY === 'scanning') return;
   const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
   const largest = Math.max(...sizes);
   frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);

@@ -81,9 +81,17 @@ try {
   run = plain;
 }
 // Outside the try: an error of the CLI itself is the CLI's to report, not a reason to run it twice.
-if (fs.existsSync(MAIN)) run();
-else {
+if (!fs.existsSync(MAIN)) {
   // A checkout whose build is partial or stale (dist/ is not committed): say so, not MODULE_NOT_FOUND.
   process.stderr.write(`gsd-review: ${MAIN} is missing: build the CLI with \`npm run build\` in ${path.dirname(__dirname)}\n`);
-  process.exitCode = 1;
+  process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
+} else {
+  try {
+    run();
+  } catch (error) {
+    // The bundle itself failed to load (damaged): one line, and `hook` still exits 0.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    process.stderr.write(`gsd-review: cannot start: ${message}\n`);
+    process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
+  }
 }

@@ -7,6 +7,7 @@ import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
 import { NoProjectError } from './core/derive-state';
+import { fail, finish, guardProcess } from './cli/process-exit';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
@@ -28,6 +29,28 @@ options:
 `;
 
 export class UsageError extends Error {}
+
+const OPTIONS = {
+  root: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  full: { type: 'boolean', default: false },
+  apply: { type: 'boolean', default: false },
+  untrusted: { type: 'boolean', default: false },
+  event: { type: 'string' },
+  host: { type: 'string' },
+  user: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The command word, found leniently (before the arguments are checked): `hook` must exit 0 even on bad options. */
+function commandOf(argv: string[]): string | undefined {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
+  } catch {
+    return undefined;
+  }
+}
 
 const HELP_HINT = 'see gsd-review --help';
 const COMMANDS = ['state', 'next', 'complete', 'hook', 'install-hooks', 'uninstall-hooks'];
@@ -65,22 +88,7 @@ function checkRoot(root: string): void {
 
 function parse(argv: string[]) {
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        root: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        full: { type: 'boolean', default: false },
-        apply: { type: 'boolean', default: false },
-        untrusted: { type: 'boolean', default: false },
-        event: { type: 'string' },
-        host: { type: 'string' },
-        user: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     const e = error as { code?: string; message: string };
     if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(argumentProblem(e));
@@ -121,14 +129,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    let message = error instanceof Error ? error.message : String(error);
-    if (error instanceof NoProjectError) message += ': run it inside a GSD project or pass --root <project dir>';
-    process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError' ? 2 : 1;
-  },
-);
+const argv = process.argv.slice(2);
+guardProcess(commandOf(argv));
+main(argv).then(finish, (error: unknown) => {
+  if (error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError') {
+    process.stderr.write(`gsd-review: ${(error as Error).message}\n`);
+    finish(2);
+  } else if (error instanceof NoProjectError) {
+    fail(`${error.message}: run it inside a GSD project or pass --root <project dir>`);
+  } else fail(error);
+});

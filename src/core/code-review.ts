@@ -17,7 +17,8 @@ export interface CodeReview {
   diagnostics: Diagnostic[];
 }
 
-const ISSUE = /^\s*[-*+]\s+\[([ xX])\]\s+(.*?)\s*$/;
+// The text runs to the end of the line and is trimmed in code: `(.*?)\s*$` is quadratic on a long line.
+const ISSUE = /^\s*[-*+]\s+\[([ xX])\]\s+(\S.*)?$/;
 const SEVERITY = /^\*\*([A-Za-z-]+)\*\*\s*/;
 const LOCATION = /^`([^`]+)`\s*/;
 
@@ -67,7 +68,7 @@ function codeReviewOf(fm: Frontmatter, file: string): CodeReview {
     const m = ISSUE.exec(issueLines[i]);
     if (!m) continue;
     const resolved = m[1] !== ' ';
-    (resolved ? resolvedIssues : openIssues).push(parseIssue(m[2], resolved, issuesSection!.firstLine + i));
+    (resolved ? resolvedIssues : openIssues).push(parseIssue((m[2] ?? '').trimEnd(), resolved, issuesSection!.firstLine + i));
   }
   const rawCycle = fm.data.cycle;
   const cycleNum = typeof rawCycle === 'number' ? rawCycle : typeof rawCycle === 'string' ? Number(rawCycle) : NaN;

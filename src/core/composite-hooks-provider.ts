@@ -47,8 +47,9 @@ export class CompositeHooksProvider implements HooksProvider {
       if (result === PENDING) {
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+          // Ref'd: a provider whose promise can never settle is skipped after the budget; the
+          // process does not exit early and lose the other providers' answers.
           timer = setTimeout(() => resolve(TIMED_OUT), this.timeoutMs);
-          timer.unref?.();
         });
         try {
           result = await Promise.race([promise, deadline]);

@@ -1,6 +1,7 @@
 // What one milestone folder says on its own: roadmap, summary, validation verdict, parked flag,
 // dependencies from its CONTEXT, and the hook state in the roadmap's frontmatter.
 import { fmRecord, fmString, fmStringList, parseFrontmatter } from './frontmatter';
+import { firstHeading, splitLines } from './markdown-sections';
 import type { DirIndex } from './gsd-layout';
 import type { ProjectFiles } from './project-files';
 import { parseRoadmap, type Roadmap } from './roadmap';
@@ -50,13 +51,24 @@ export function roadmapComplete(roadmap: Roadmap): boolean {
 }
 
 /** GSD's rule: a summary is terminal unless it says it failed. */
+// `M001: ` before a title: the first `# ` line's text without it.
+const MILESTONE_PREFIX = /^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/;
+
+function milestoneTitle(body: string): string | undefined {
+  const text = firstHeading(splitLines(body))?.text.replace(MILESTONE_PREFIX, '').trim();
+  return text || undefined;
+}
+
+// A `# BLOCKER` line; blanks only within the line (`\s*` across lines backtracked on blank runs).
+const BLOCKER_HEADING = /^[ \t]*#[ \t]*BLOCKER\b/im;
+
 function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
   const status = fmString(fm.data, 'status')?.toLowerCase();
   const failedStatus = status !== undefined && ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'].includes(status);
-  const failedBody = /(?:^|\n)\s*#\s*BLOCKER\b/i.test(text) || /verification\s+failed/i.test(text);
+  const failedBody = BLOCKER_HEADING.test(text) || /verification\s+failed/i.test(text);
   const closedStatus = status !== undefined && ['complete', 'completed', 'done', 'closed', 'passed', 'success'].includes(status);
-  const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
+  const title = milestoneTitle(fm.body);
   return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
@@ -69,7 +81,7 @@ function validationVerdict(text: string, file: string): { verdict: string | null
 
 function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
-  const title = /^#\s+(?:M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*)?(.+)$/m.exec(fm.body)?.[1]?.trim();
+  const title = milestoneTitle(fm.body);
   return { deps: fmStringList(fm.data, 'depends_on'), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 

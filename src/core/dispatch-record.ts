@@ -1,6 +1,7 @@
 // What was dispatched, kept in `.gsd/runtime/gsd-review-loop/dispatch.json`: the unit in flight
 // (for `complete`) and recent history (for the loop guard and the panel).
 import * as path from 'node:path';
+import * as v from 'valibot';
 import type { GsdStore } from './gsd-store';
 import { ensureRuntimeDir, runtimeDir } from './runtime-folder';
 import type { DispatchDecision } from './middleware';
@@ -44,17 +45,52 @@ export function fingerprintOf(value: unknown): string {
   return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
+// The record is read back from a file anyone can edit: each record is checked before use, and one
+// that does not fit is left out with a diagnostic naming the key (the rest of the record still counts).
+const RecordSchema = v.looseObject({
+  unitType: v.string(),
+  unitId: v.string(),
+  source: v.string(),
+  prompt: v.string(),
+  reason: v.optional(v.string()),
+  data: v.optional(v.record(v.string(), v.unknown())),
+  dispatchedAt: v.string(),
+  fingerprint: v.string(),
+  completedAt: v.optional(v.string()),
+});
+
+function checkedRecord(value: unknown, key: string, file: string, diagnostics: Diagnostic[]): DispatchRecord | null {
+  const r = v.safeParse(RecordSchema, value);
+  if (r.success) return r.output as DispatchRecord;
+  const first = r.issues[0];
+  const sub = v.getDotPath(first);
+  diagnostics.push({ file, severity: 'warning', message: `dispatch record: ${sub ? `${key}.${sub}` : key} is not understood (${first.message}); that record is left out` });
+  return null;
+}
+
 export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
   const file = dispatchLogFile(gsdDir);
   const text = store.readText(file);
   if (text === null) return { log: { current: null, history: [] }, text, diagnostics: [] };
   try {
-    const parsed = JSON.parse(text) as Partial<DispatchLog>;
-    return {
-      log: { current: parsed.current ?? null, history: Array.isArray(parsed.history) ? parsed.history : [] },
-      text,
-      diagnostics: [],
-    };
+    const parsed = JSON.parse(text) as unknown;
+    const diagnostics: Diagnostic[] = [];
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      diagnostics.push({ file, severity: 'warning', message: 'dispatch record is not a JSON object; starting a new one' });
+      return { log: { current: null, history: [] }, text, diagnostics };
+    }
+    const raw = parsed as Record<string, unknown>;
+    const current = raw.current === undefined || raw.current === null ? null : checkedRecord(raw.current, 'current', file, diagnostics);
+    const history: DispatchRecord[] = [];
+    if (Array.isArray(raw.history)) {
+      raw.history.forEach((item, i) => {
+        const r = checkedRecord(item, `history[${i}]`, file, diagnostics);
+        if (r) history.push(r);
+      });
+    } else if (raw.history !== undefined) {
+      diagnostics.push({ file, severity: 'warning', message: 'dispatch record: history is not a list; it is left out' });
+    }
+    return { log: { current, history }, text, diagnostics };
   } catch (error) {
     return {
       log: { current: null, history: [] },

@@ -151,7 +151,14 @@ function chainHost(
     options: (hook) => p.hooks.options.get(hook) ?? {},
     readGsdFile: (rel) => {
       const abs = insideGsd(p.gsdDir, rel);
-      return abs ? p.store.readText(abs) : null;
+      if (!abs) return null;
+      try {
+        return p.store.readText(abs);
+      } catch (error) {
+        // A folder (or anything unreadable) where a hook expects a file: said, and read as missing.
+        diagnostics.push({ file: abs, severity: 'warning', message: `cannot be read as a file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+        return null;
+      }
     },
     writeGsdFile: (hook, rel, text) => {
       const abs = insideGsd(p.gsdDir, rel);

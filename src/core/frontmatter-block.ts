@@ -3,7 +3,7 @@
 // spliced into the original text, so every byte outside our block stays as it was: other keys,
 // their order, quoting and comments, the body, and the line endings (a CRLF file stays CRLF).
 import type * as YamlModule from 'yaml';
-import { findFrontmatterBlock } from './frontmatter';
+import { findFrontmatterBlock, parseYaml } from './frontmatter';
 
 // Loaded on first write: the CLI's read-only commands (`next`, `hook`) start ~2 ms faster without it.
 let yamlModule: typeof YamlModule | undefined;
@@ -66,6 +66,11 @@ function keyName(node: unknown): string | undefined {
  */
 export function setExtensionBlock(text: string, hook: string, value: unknown): string {
   if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
+  // Text read as UTF-8 from a Latin-1 or UTF-16 file holds U+FFFD (or NULs) where its bytes were:
+  // writing it back would replace the user's bytes outside our block.
+  if (text.includes('\uFFFD') || text.includes('\u0000')) {
+    throw new FrontmatterWriteError('the file is not UTF-8 text (Latin-1 or UTF-16?); not rewriting it, so its bytes stay as they are');
+  }
   const block = findFrontmatterBlock(text);
   const eol = block.present ? block.eol : text.includes('\r\n') ? '\r\n' : '\n';
   if (!block.present) {
@@ -75,11 +80,18 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   }
   if (!block.closed) throw new FrontmatterWriteError('the frontmatter is never closed (no second ---); not editing a half-written file');
   const yaml = block.yaml!;
+  // The reader has the last word: what it reports broken (unknown tags such as !!timestamp, control
+  // characters, too deep, aliases expanding too far) is not written either, or the write would
+  // replace state the reader could not see (and restart a review at cycle 1).
+  const read = parseYaml(yaml, '', 2);
+  if (read.diagnostics.length > 0) throw new FrontmatterWriteError(`${read.diagnostics[0].message.replace(/^frontmatter /, 'the frontmatter ')}; not editing it`);
   const YAML = yamlLib();
   const doc = YAML.parseDocument(yaml, { keepSourceTokens: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new FrontmatterWriteError(`the frontmatter is not valid YAML (${doc.errors[0].message.split('\n')[0]}); not editing it`);
   const root = doc.contents;
   if (root !== null && !YAML.isMap(root)) throw new FrontmatterWriteError('the frontmatter is not a mapping; not editing it');
+  // `{id: T02, owner: alice}`: a line-based splice would break it; rewriting it would change bytes.
+  if (root !== null && root.flow) throw new FrontmatterWriteError('the frontmatter is a flow mapping ({…} on one line); not editing it, write it as key: value lines to let the review loop keep its state there');
   const splice = (start: number, end: number, insert: string) => {
     const next = yaml.slice(0, start) + insert + yaml.slice(end);
     // Removing our last key from a frontmatter that holds nothing else removes the fences too, so a
@@ -103,21 +115,37 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   }
   const extKey = extPair.key as YamlModule.Node;
   const extValue = extPair.value as YamlModule.Node | null;
+  // An anchor in our block may be used elsewhere, an alias in it points elsewhere: editing either
+  // changes or breaks keys that are not ours.
+  let linked = false;
+  for (const node of [extKey, extValue]) {
+    if (!node) continue;
+    YAML.visit(node, (_key, n) => {
+      if (YAML.isAlias(n) || ((YAML.isNode(n) || YAML.isPair(n)) && (n as { anchor?: string }).anchor)) {
+        linked = true;
+        return YAML.visit.BREAK;
+      }
+      return undefined;
+    });
+  }
+  if (linked) throw new FrontmatterWriteError('the extensions block uses YAML anchors or aliases (&name, *name); not editing it, as other keys may share them');
   const extStart = lineStart(yaml, extKey.range![0]);
   const extEnd = lineEnd(extValue?.range ? extValue.range[2] : extKey.range![2]);
 
-  if (!YAML.isMap(extValue) || extValue.flow) {
-    // `extensions:` empty, a flow map or something else: rewrite it as a block map, keeping the
-    // other hooks' data.
-    const others = YAML.isMap(extValue) ? (extValue.toJSON() as Record<string, unknown>) : {};
-    const next: Record<string, unknown> = { ...others };
-    if (value === undefined) delete next[hook];
-    else next[hook] = value;
+  const empty = extValue === null || (YAML.isScalar(extValue) && (extValue.value === null || extValue.value === ''));
+  if (!empty && (!YAML.isMap(extValue) || extValue.flow)) {
+    // A flow map (`{a: 1}`), a list or a scalar: turning it into a block would rewrite other hooks'
+    // bytes (and comments), or drop the value; the user decides.
+    throw new FrontmatterWriteError('extensions is not a block mapping (one hook per line); not editing it, so no other value is rewritten or dropped');
+  }
+  if (empty) {
+    // `extensions:` with nothing under it: ours becomes its only entry.
+    if (value === undefined) return text;
     const keyIndent = ' '.repeat(extKey.range![0] - extStart);
-    return splice(extStart, extEnd, Object.keys(next).length === 0 ? '' : keyIndent + renderPair('extensions', next, keyIndent, eol));
+    return splice(extStart, extEnd, keyIndent + renderPair('extensions', { [hook]: value }, keyIndent, eol));
   }
 
-  const items = extValue.items;
+  const items = (extValue as YamlModule.YAMLMap).items;
   const firstKey = items[0]?.key as YamlModule.Node | undefined;
   const indent = firstKey?.range ? ' '.repeat(firstKey.range[0] - lineStart(yaml, firstKey.range[0])) : '  ';
   const ours = items.find((p) => keyName(p.key) === hook);

@@ -154,8 +154,39 @@ function readKeys(yaml: string, keys: readonly string[]): Record<string, unknown
   return data;
 }
 
+// Characters YAML does not allow in a stream (js-yaml refuses them). Such text goes to js-yaml, which
+// reports it, so the fast paths never accept what the parser (and so the writer) would refuse.
+const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
+
+/** Deepest nesting of mappings and lists a frontmatter may have (GSD's is 2–3, our blocks 5). */
+export const MAX_YAML_DEPTH = 32;
+/**
+ * Most values a frontmatter may hold with its aliases expanded. js-yaml shares an aliased value
+ * rather than copying it, but anything that walks the data (JSON for `state --json`, a deep copy, a
+ * fingerprint) expands it: a 40-line chain of aliases doubling each time is 2^40 values.
+ */
+export const MAX_YAML_VALUES = 10_000;
+
+/** Why a loaded value is too deep or too big once expanded, or null. Stops at the first limit. */
+function outOfBounds(value: unknown): string | null {
+  let count = 0;
+  const walk = (v: unknown, depth: number): string | null => {
+    if (++count > MAX_YAML_VALUES) return `it holds more than ${MAX_YAML_VALUES} values once its aliases are expanded`;
+    if (v === null || typeof v !== 'object') return null;
+    if (depth >= MAX_YAML_DEPTH) return `it is nested deeper than ${MAX_YAML_DEPTH} levels`;
+    const items = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    for (let i = 0; i < items.length; i++) {
+      const why = walk(items[i], depth + 1);
+      if (why) return why;
+    }
+    return null;
+  };
+  return walk(value, 0);
+}
+
 export function parseYaml(yaml: string, file: string, lineOffset: number): { data: Record<string, unknown>; diagnostics: Diagnostic[] } {
-  const flat = parseGsdYamlSubset(yaml);
+  const printable = !NON_PRINTABLE.test(yaml);
+  const flat = printable ? parseGsdYamlSubset(yaml) : null;
   if (flat) return { data: flat, diagnostics: [] };
   try {
     const value = jsYaml.load(yaml, { schema: jsYaml.CORE_SCHEMA, json: true });
@@ -163,10 +194,13 @@ export function parseYaml(yaml: string, file: string, lineOffset: number): { dat
     if (typeof value !== 'object' || Array.isArray(value)) {
       return { data: {}, diagnostics: [{ file, line: lineOffset, severity: 'error', message: 'frontmatter is not a YAML mapping (key: value lines); its keys were not read' }] };
     }
+    const tooBig = outOfBounds(value);
+    if (tooBig) return { data: {}, diagnostics: [{ file, line: lineOffset, severity: 'error', message: `frontmatter is refused: ${tooBig}; its keys were not read` }] };
     return { data: value as Record<string, unknown>, diagnostics: [] };
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
-    const reason = (error as { reason?: string }).reason ?? (error as Error).message;
+    // A stack overflow on absurd nesting is the parser's way of saying "too deep".
+    const reason = error instanceof RangeError ? `it is nested too deeply` : ((error as { reason?: string }).reason ?? (error as Error).message);
     return {
       data: {},
       diagnostics: [{ file, line: lineOffset + (mark?.line ?? 0), severity: 'error', message: `frontmatter is not valid YAML: ${reason}` }],
@@ -190,7 +224,7 @@ export function parseFrontmatter(text: string, file: string, options: ParseOptio
     };
   }
   const yaml = block.yaml!;
-  if (options.onlyKeys) {
+  if (options.onlyKeys && !NON_PRINTABLE.test(yaml)) {
     const picked = readKeys(yaml, options.onlyKeys);
     if (picked) return { data: picked, body, bodyStartLine, present: true, diagnostics: [] };
   }

@@ -12,10 +12,19 @@ interface ImplicitType {
 
 const implicitTypes = (jsYaml.CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
 
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
-const ITEM_LINE = /^( *)-[ \t]+(.*?)[ \t]*$/;
+// A value starts after the blanks and runs to the end of the line; its trailing blanks are cut in
+// code (`(.*?)[ \t]*$` backtracks quadratically on one long line).
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+([^ \t].*)?)?$/;
+const ITEM_LINE = /^( *)-[ \t]+([^ \t].*)?$/;
 const MAYBE_TYPED = /^[~nNtTfF+\-.0-9]/;
 const SAFE_PLAIN = /^[^-?:,[\]{}#&*!|>'"%@`\s][^\t]*$/;
+
+/** The text without its trailing spaces and tabs (only those: YAML's blanks). */
+function trimBlanksEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
 
 /** A plain or simply-quoted scalar as js-yaml would load it, or undefined when not that simple. */
 export function plainScalar(raw: string): { value: unknown } | undefined {
@@ -51,7 +60,7 @@ export function parseGsdYamlSubset(yaml: string): Record<string, unknown> | null
       const item = ITEM_LINE.exec(line);
       if (item && (listIndent === -1 || item[1].length === listIndent)) {
         listIndent = item[1].length;
-        const s = plainScalar(item[2]);
+        const s = plainScalar(trimBlanksEnd(item[2] ?? ''));
         if (!s) return null;
         (list ??= []).push(s.value);
         data[listKey] = list;
@@ -68,7 +77,7 @@ export function parseGsdYamlSubset(yaml: string): Record<string, unknown> | null
       listKey = m[1];
       continue;
     }
-    const s = plainScalar(m[2]);
+    const s = plainScalar(trimBlanksEnd(m[2]));
     if (!s) return null;
     data[m[1]] = s.value;
   }

@@ -12,6 +12,7 @@ import { readHookConfig, type EnabledHook } from './hook-config';
 import type { ProjectFiles } from './project-files';
 import type { Diagnostic } from './types';
 import type { HooksProvider } from './hooks-provider';
+import { chainBudgetMs, withinBudget } from './hook-budget';
 import { HookRegistry, type GSDMiddleware, type HookLog, type RegisterOptions } from './middleware';
 
 /** What a hook module (built-in or user) gets to register itself with. */
@@ -117,9 +118,13 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
         out.skipped.push({ name: hook.name, reason: `${dir} has no index.js, index.cjs, index.mjs or package.json main` });
         continue;
       }
-      const mod = await importModule(entry);
+      // A module (or its registration) that never settles is skipped after the budget, not waited on.
+      const budget = chainBudgetMs();
+      const mod = await withinBudget(importModule(entry), budget, () => `did not finish loading within ${budget} ms`);
       const init = (typeof mod.default === 'function' ? mod.default : typeof mod === 'function' ? mod : mod.register) as unknown;
-      if (typeof init === 'function') await (init as (api: HookApi) => unknown)(api);
+      if (typeof init === 'function') {
+        await withinBudget(Promise.resolve((init as (api: HookApi) => unknown)(api)), budget, () => `did not finish registering within ${budget} ms`);
+      }
       const provider = (mod.provider ?? mod.hooksProvider ?? (mod.default as Record<string, unknown> | undefined)?.provider) as HooksProvider | undefined;
       if (provider && typeof provider === 'object') api.registerProvider(provider);
       if (typeof init !== 'function' && !provider) {

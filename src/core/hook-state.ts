@@ -41,6 +41,15 @@ export interface CommitReport {
 
 const MAX_RETRIES = 5;
 
+/** A state file's text; one that cannot be read as a file (a folder in its place) reads as missing. */
+function readState(store: GsdStore, file: string): string | null {
+  try {
+    return store.readText(file);
+  } catch {
+    return null;
+  }
+}
+
 function blockIn(text: string | null, hook: string): unknown {
   if (text === null) return undefined;
   const fm = parseFrontmatter(text, '');
@@ -77,7 +86,7 @@ export class HookStateTransaction {
     const key = this.key(hook, file);
     const staged = this.staged.get(key);
     if (staged) return structuredClone(staged.value);
-    if (!this.seen.has(key)) this.seen.set(key, blockIn(this.store.readText(file), hook));
+    if (!this.seen.has(key)) this.seen.set(key, blockIn(readState(this.store, file), hook));
     return structuredClone(this.seen.get(key));
   }
 
@@ -86,7 +95,7 @@ export class HookStateTransaction {
     if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
     const file = unitStateFile(this.files, this.gsdDir, unitId);
     const key = this.key(hook, file);
-    if (!this.seen.has(key)) this.seen.set(key, blockIn(this.store.readText(file), hook));
+    if (!this.seen.has(key)) this.seen.set(key, blockIn(readState(this.store, file), hook));
     this.staged.set(key, { hook, file, value: value === undefined ? undefined : structuredClone(value), seen: this.seen.get(key) });
   }
 

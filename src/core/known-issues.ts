@@ -8,7 +8,8 @@ export interface PendingActionLine {
 }
 
 const LIST_START = /^\s*(?:\*\*|__)?Pending actions:?(?:\*\*|__)?:?\s*$/i;
-const BULLET = /^\s*[-*+]\s+(?:\[([ xX])\]\s+)?(.+?)\s*$/;
+// The text runs to the end of the line and is trimmed in code: `(.+?)\s*$` is quadratic on a long line.
+const BULLET = /^\s*[-*+]\s+(?:\[([ xX])\]\s+)?(\S.*)$/;
 
 export function extractPendingActions(section: Section | undefined): PendingActionLine[] {
   if (!section) return [];
@@ -22,7 +23,7 @@ export function extractPendingActions(section: Section | undefined): PendingActi
     if (!m) break;
     // A ticked box is follow-up already done; "None." is GSD's empty-section filler.
     if (m[1] && m[1] !== ' ') continue;
-    const text = m[2];
+    const text = m[2].trimEnd();
     if (/^(none\.?|n\/a)$/i.test(text)) continue;
     out.push({ text, line: section.firstLine + i });
   }

@@ -12,9 +12,11 @@ export interface Section {
 }
 
 // Module-level patterns: a regex literal in a function is a new RegExp object on every call.
+// No pattern here lets two quantifiers compete for the same characters (`(.*?)\s*$` backtracks
+// quadratically on one long line): captures run to the end of the line and are trimmed in code.
 const FENCE = /^\s*(```|~~~)/;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const TITLE = /^#\s+(.+?)\s*$/;
+const HEADING = /^(#{1,6})\s(.*)$/;
+const TITLE = /^#\s+(\S.*)$/;
 const LINE_BREAK = /\r?\n/;
 
 /** A line that opens or closes a fenced code block (inside which GSD lines are only examples). */
@@ -42,13 +44,20 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
     const m = !inFence && line.charCodeAt(0) === 35 ? HEADING.exec(line) : null;
     if (m && m[1].length <= level) {
       if (current) out.push(current);
-      current = m[1] === marker ? { heading: m[2], line: startLine + i, lines: [], firstLine: startLine + i + 1 } : null;
+      current = m[1] === marker ? { heading: headingText(m[2]), line: startLine + i, lines: [], firstLine: startLine + i + 1 } : null;
       continue;
     }
     current?.lines.push(line);
   }
   if (current) out.push(current);
   return out;
+}
+
+/** A heading's text without the blanks and closing `#`s around it (CommonMark's closing sequence). */
+function headingText(raw: string): string {
+  let end = raw.trimEnd().length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 35) end--;
+  return raw.slice(0, end).trim();
 }
 
 export function findSection(all: readonly Section[], name: string): Section | undefined {
@@ -60,16 +69,10 @@ export function findSection(all: readonly Section[], name: string): Section | un
 export function firstHeading(lines: readonly string[]): { text: string; index: number } | null {
   for (let i = 0; i < lines.length; i++) {
     const m = lines[i].charCodeAt(0) === 35 ? TITLE.exec(lines[i]) : null;
-    if (m) return { text: m[1], index: i };
+    if (m) return { text: m[1].trimEnd(), index: i };
   }
   return null;
 }
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-const headingPatterns = new Map<string, RegExp>();
 
 /** Whether the rest of a heading line from `i` is only `[ \t]*#*[ \t]*\r?` (closing hashes, spaces). */
 function headingTailEnds(body: string, i: number): boolean {
@@ -80,17 +83,27 @@ function headingTailEnds(body: string, i: number): boolean {
   return i === body.length || body.charCodeAt(i) === 10;
 }
 
-/** Offset of the `## name` heading line, or -1. Most files spell it exactly; the regex is the slow path. */
+/**
+ * Offset of the `## name` heading line (`##`, blanks, the name in any case, closing blanks and `#`s),
+ * or -1. Most files spell it exactly; the line-by-line scan is the slow path.
+ */
 function findHeading(body: string, name: string): number {
-  let re = headingPatterns.get(name);
-  if (!re) {
-    re = new RegExp(`^##[ \\t]+${escapeRegExp(name)}[ \\t]*#*[ \\t]*\\r?$`, 'im');
-    headingPatterns.set(name, re);
-  }
   const exact = body.indexOf(`## ${name}`);
   if (exact !== -1 && (exact === 0 || body.charCodeAt(exact - 1) === 10) && headingTailEnds(body, exact + 3 + name.length)) return exact;
-  const m = re.exec(body);
-  return m ? m.index : -1;
+  const wanted = name.toLowerCase();
+  for (let at = 0; at < body.length; ) {
+    if (body.charCodeAt(at) === 35 && body.charCodeAt(at + 1) === 35) {
+      let i = at + 2;
+      if (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) {
+        while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
+        if (body.slice(i, i + name.length).toLowerCase() === wanted && headingTailEnds(body, i + name.length)) return at;
+      }
+    }
+    const nl = body.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return -1;
 }
 
 const NEXT_HEADING = /^#{1,2}[ \t]/gm;

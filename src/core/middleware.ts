@@ -1,7 +1,10 @@
 // The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
+import { chainBudgetMs, HookTimeoutError, unwatch, watch } from './hook-budget';
 import type { HookStateHandle } from './hook-state';
+
+export { HookTimeoutError } from './hook-budget';
 import type { GSDState, Severity, UnitType } from './types';
 
 export type DeepReadonly<T> = T extends (infer U)[]
@@ -120,6 +123,36 @@ export class ChainCancelledError extends Error {
   }
 }
 
+
+/** A decision as later hooks see it: a frozen copy, so no later hook can rewrite the unit. */
+function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
+  let data: Record<string, unknown> | undefined;
+  if (value.data !== undefined) {
+    try {
+      // A JSON round trip: the decision is recorded as JSON, so cycles and BigInts are refused here.
+      data = deepFreeze(JSON.parse(JSON.stringify(value.data)) as Record<string, unknown>);
+    } catch (error) {
+      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
+    }
+  }
+  const copy: DispatchDecision = { unitType: value.unitType, unitId: value.unitId, prompt: value.prompt, source };
+  if (value.reason !== undefined) copy.reason = value.reason;
+  if (data !== undefined) copy.data = data;
+  return Object.freeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
 export interface HookTrace {
   hook: string;
   calledNext: boolean;
@@ -151,6 +184,14 @@ class ChainRun {
   decision: DispatchDecision | null = null;
   readonly trace: HookTrace[] = [];
   readonly ignored: ChainResult['ignored'] = [];
+  /** Every step started, so a next() a hook did not await is still waited for. */
+  readonly steps: Promise<void>[] = [];
+  /** How many of `steps` have been waited for. */
+  waited = 0;
+  /** Each entered hook's own promise, by trace index: the one to name when the budget runs out. */
+  readonly promises: Promise<void>[] = [];
+  /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
+  misuse: Error | null = null;
 
   constructor(
     readonly host: ChainHost,
@@ -199,7 +240,7 @@ class Context implements MiddlewareContext {
       this.run.ignored.push({ hook: this.hook, unitType: value.unitType, unitId: value.unitId });
       return;
     }
-    this.run.decision = { ...value, source: this.hook };
+    this.run.decision = frozenDecision(value, this.hook);
     this.entry.decided = true;
   }
 
@@ -215,17 +256,92 @@ function step(run: ChainRun, i: number): Promise<void> {
   const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
   run.trace.push(entry);
   const next = (): Promise<void> => {
-    if (entry.calledNext) return Promise.reject(new Error(`hook ${reg.name} called next() twice`));
+    if (entry.calledNext) {
+      // Rejected for a hook that awaits it, and remembered for one that does not (an unawaited
+      // rejection would otherwise end the process with a stack trace).
+      const error = new Error(`hook ${reg.name} called next() twice`);
+      run.misuse ??= error;
+      const rejected = Promise.reject(error);
+      rejected.catch(() => undefined);
+      return rejected;
+    }
     entry.calledNext = true;
-    return step(run, i + 1);
+    const downstream = step(run, i + 1);
+    run.steps.push(downstream);
+    return downstream;
   };
-  return reg.middleware(new Context(run, entry, reg.name), next);
+  let own: Promise<void>;
+  try {
+    own = Promise.resolve(reg.middleware(new Context(run, entry, reg.name), next));
+  } catch (error) {
+    own = Promise.reject(error);
+  }
+  run.promises.push(own);
+  return own;
 }
 
-/** Runs the chain once. Throws what a hook throws, or ChainCancelledError when the signal aborts. */
-export async function runMiddleware(registry: HookRegistry, host: ChainHost): Promise<ChainResult> {
+/** Waits for the first step and every step started under it, including next() calls not awaited. */
+function settleAll(run: ChainRun): Promise<void> {
+  const more = (): Promise<void> | undefined => {
+    if (run.waited === run.steps.length) return undefined;
+    const batch = run.steps.slice(run.waited);
+    run.waited = run.steps.length;
+    return Promise.all(batch).then(more);
+  };
+  return step(run, 0).then(more);
+}
+
+/**
+ * The innermost hook whose own promise has not settled, found only when the budget ran out: a
+ * settled promise runs its handler within a turn, a stuck one does not.
+ */
+function stuckHook(run: ChainRun, answer: (hook: string) => void): void {
+  const settled = new Set<number>();
+  run.promises.forEach((p, i) => p.then(() => settled.add(i), () => settled.add(i)));
+  setImmediate(() => {
+    let i = run.promises.length - 1;
+    while (i >= 0 && settled.has(i)) i--;
+    answer(run.trace[Math.max(i, 0)]?.hook ?? 'a hook');
+  });
+}
+
+export interface RunOptions {
+  /** Budget for the whole run, in ms (default: chainBudgetMs()). */
+  budgetMs?: number;
+}
+
+/**
+ * Runs the chain once. Throws what a hook throws, ChainCancelledError when the signal aborts, or
+ * HookTimeoutError naming the hook still running when the budget is spent (a hook that never
+ * settles must not leave the command hanging or silently exiting).
+ */
+export function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
   const run = new ChainRun(host, registry.ordered());
-  await step(run, 0);
-  if (host.signal.aborted) throw new ChainCancelledError();
-  return { decision: run.decision, trace: run.trace, ignored: run.ignored };
+  const budget = options.budgetMs ?? chainBudgetMs();
+  return new Promise<ChainResult>((resolve, reject) => {
+    let done = false;
+    const deadline = watch(budget, () =>
+      stuckHook(run, (hook) => {
+        if (done) return;
+        done = true;
+        reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
+      }),
+    );
+    settleAll(run).then(
+      () => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        if (run.misuse) reject(run.misuse);
+        else if (host.signal.aborted) reject(new ChainCancelledError());
+        else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
+      },
+      (error: unknown) => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        reject(error);
+      },
+    );
+  });
 }

@@ -54,6 +54,9 @@ export function parsePreferences(text: string, file: string): Preferences {
         diagnostics.push({ file, line: 1, severity: 'error', message: `gsd_hooks.enabled entry ${JSON.stringify(item)} has no name; skipped` });
         continue;
       }
+      if (rec.options !== undefined && rec.options !== null && !asRecord(rec.options)) {
+        diagnostics.push({ file, line: 1, severity: 'warning', message: `gsd_hooks.enabled: options of hook ${name} must be a mapping (key: value); ignored` });
+      }
       const hook: HookPreference = { name, options: asRecord(rec.options) ?? {} };
       if (typeof rec.source === 'string' && rec.source.trim()) hook.source = rec.source.trim();
       if (rec.priority !== undefined) {
@@ -64,6 +67,15 @@ export function parsePreferences(text: string, file: string): Preferences {
       hooks.push(hook);
     }
   }
-  const disabledHooks = block && Array.isArray(block.disabled) ? block.disabled.map(String) : [];
+  const disabledHooks: string[] = [];
+  if (block && block.disabled !== undefined && block.disabled !== null) {
+    if (!Array.isArray(block.disabled)) diagnostics.push({ file, line: 1, severity: 'warning', message: 'gsd_hooks.disabled must be a list of hook names; ignored' });
+    else {
+      block.disabled.forEach((item, i) => {
+        if (typeof item === 'string' && item.trim()) disabledHooks.push(item.trim());
+        else diagnostics.push({ file, line: 1, severity: 'warning', message: `gsd_hooks.disabled[${i}] is ${JSON.stringify(item)}, not a hook name; ignored` });
+      });
+    }
+  }
   return { data: fm.data, hooks, disabledHooks, diagnostics };
 }

@@ -20,12 +20,22 @@ export interface Roadmap {
   diagnostics: Diagnostic[];
 }
 
-const SLICE_LINE = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(S\d+)\s*[:.-]\s*(.*?)\*\*(.*)$/;
+// The line's head by regex; the title (up to the closing `**`) and the rest by hand, because
+// `(.*?)\*\*(.*)$` and `\s*(.*?)` backtrack quadratically on one long line.
+const SLICE_HEAD = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(S\d+)\s*[:.-]/;
 const SLICE_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}S\d+/;
+const DEPENDS_TAG = /depends:\s*(\[[^\]]*\]|[^`\s]*)/i;
+const RISK_TAG = /risk:\s*(\[[^\]]*\]|[^`\s]*)/i;
+const VISION = /^\*\*Vision:\*\*(.*)$/;
+const DEMO = /^\s+>\s*After this:(.*)$/i;
 
-function tag(rest: string, name: string): string | undefined {
-  const m = new RegExp(`${name}:\\s*(\\[[^\\]]*\\]|[^\`\\s]*)`, 'i').exec(rest);
-  return m ? m[1] : undefined;
+/** `- [x] **S01: Title** rest`: done mark, id, title and rest, or null. */
+function sliceLine(line: string): { done: boolean; id: string; title: string; rest: string } | null {
+  const m = SLICE_HEAD.exec(line);
+  if (!m) return null;
+  const close = line.indexOf('**', m[0].length);
+  if (close === -1) return null;
+  return { done: m[1].toLowerCase() === 'x', id: m[2].toUpperCase(), title: line.slice(m[0].length, close).trim(), rest: line.slice(close + 2) };
 }
 
 export function parseDependsList(raw: string | undefined): string[] {
@@ -42,7 +52,7 @@ export function parseRoadmap(body: string, bodyStartLine: number, file: string):
   const diagnostics: Diagnostic[] = [];
   const heading = firstHeading(lines);
   const title = heading ? heading.text.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '') : '';
-  const vision = lines.map((l) => /^\*\*Vision:\*\*\s*(.+)$/.exec(l)?.[1]).find(Boolean);
+  const vision = lines.map((l) => VISION.exec(l)?.[1].trim()).find(Boolean);
   const slices: RoadmapSlice[] = [];
   const seen = new Set<string>();
   let inFence = false;
@@ -50,31 +60,31 @@ export function parseRoadmap(body: string, bodyStartLine: number, file: string):
     const line = lines[i];
     if (isFence(line)) inFence = !inFence;
     if (inFence) continue;
-    const m = SLICE_LINE.exec(line);
+    const m = sliceLine(line);
     if (!m) {
       if (SLICE_LIKE.test(line)) {
         diagnostics.push({ file, line: bodyStartLine + i, severity: 'warning', message: `slice line not understood: expected "- [ ] **S01: Title** \`risk:…\` \`depends:[…]\`"` });
       }
       continue;
     }
-    const id = m[2].toUpperCase();
+    const id = m.id;
     if (seen.has(id)) {
       diagnostics.push({ file, line: bodyStartLine + i, severity: 'warning', message: `slice ${id} is listed twice; the first line counts` });
       continue;
     }
     seen.add(id);
-    const rest = m[4];
+    const rest = m.rest;
     const slice: RoadmapSlice = {
       id,
-      title: m[3].trim(),
-      done: m[1].toLowerCase() === 'x',
-      depends: parseDependsList(tag(rest, 'depends')),
+      title: m.title,
+      done: m.done,
+      depends: parseDependsList(DEPENDS_TAG.exec(rest)?.[1]),
       line: bodyStartLine + i,
     };
-    const risk = tag(rest, 'risk');
+    const risk = RISK_TAG.exec(rest)?.[1];
     if (risk) slice.risk = risk.toLowerCase();
     const next = lines[i + 1];
-    const demo = next !== undefined ? /^\s+>\s*After this:\s*(.*)$/i.exec(next) : null;
+    const demo = next !== undefined ? DEMO.exec(next) : null;
     if (demo) slice.demo = demo[1].trim();
     slices.push(slice);
   }

@@ -21,18 +21,29 @@ export interface SlicePlan {
   diagnostics: Diagnostic[];
 }
 
-const TASK_CHECKBOX = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]\s*(.*?)\*\*(.*)$/;
-const TASK_HEADING = /^#{2,4}\s+(T\d+)\s*[:.-]\s*(.*?)\s*$/;
+// Heads by regex, titles and the rest by hand or trimmed in code: `(.*?)\*\*(.*)$`, `\s*(.*?)\s*$`
+// and `\s*[-*+]?\s*` backtrack quadratically on one long line.
+const TASK_CHECKBOX_HEAD = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]/;
+const TASK_HEADING = /^#{2,4}\s+(T\d+)\s*[:.-](.*)$/;
 const TASK_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}T\d+/;
 
 // Module-level patterns: a regex literal in a function is a new RegExp object on every call.
 const ESTIMATE = /est:\s*([^`\s]+)/i;
-const DETAIL = /^\s*[-*+]?\s*\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}\s*(.*)$/i;
+const DETAIL = /^\s*(?:[-*+]\s*)?\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}(.*)$/i;
 const SECTION_HEADING = /^#{1,3}\s/;
 const INDENTED = /^\s+/;
-const GOAL = /^\*\*Goal:\*\*\s*(.+)$/;
+const GOAL = /^\*\*Goal:\*\*(.*)$/;
 const SLICE_ID_PREFIX = /^S\d+\s*[:.-]\s*/i;
 const CODE_SPANS = /`[^`]*`/g;
+
+/** `- [ ] **T01: Title** rest`: done mark, id, title (up to the closing `**`) and rest, or null. */
+function taskCheckbox(line: string): { done: boolean; id: string; title: string; rest: string } | null {
+  const m = TASK_CHECKBOX_HEAD.exec(line);
+  if (!m) return null;
+  const close = line.indexOf('**', m[0].length);
+  if (close === -1) return null;
+  return { done: m[1].toLowerCase() === 'x', id: m[2], title: line.slice(m[0].length, close).trim(), rest: line.slice(close + 2) };
+}
 
 function estimate(rest: string): string | undefined {
   return ESTIMATE.exec(rest)?.[1];
@@ -83,7 +94,7 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
   const title = heading ? heading.text.replace(SLICE_ID_PREFIX, '') : '';
   let goal: string | undefined;
   for (const l of lines) {
-    goal = l.startsWith('**Goal:**') ? GOAL.exec(l)?.[1] : undefined;
+    goal = l.startsWith('**Goal:**') ? GOAL.exec(l)?.[1].trim() : undefined;
     if (goal) break;
   }
   const tasks: PlanTask[] = [];
@@ -99,21 +110,21 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
     if (inFence) continue;
     const boxLike = mayBeCheckbox(line, at);
     const hashed = line.charCodeAt(0) === 35;
-    const box = boxLike ? TASK_CHECKBOX.exec(line) : null;
+    const box = boxLike ? taskCheckbox(line) : null;
     const head = box || !hashed ? null : TASK_HEADING.exec(line);
     if (box || head) {
-      const id = (box ? box[2] : head![1]).toUpperCase();
+      const id = (box ? box.id : head![1]).toUpperCase();
       if (seen.has(id)) {
         diagnostics.push({ file, line: bodyStartLine + i, severity: 'warning', message: `task ${id} is listed twice; the first one counts` });
         current = null;
         continue;
       }
       seen.add(id);
-      const rest = box ? box[4] : head![2];
+      const rest = box ? box.rest : head![2];
       current = {
         id,
-        title: (box ? box[3] : head![2].replace(CODE_SPANS, '')).trim(),
-        done: box ? box[1].toLowerCase() === 'x' : false,
+        title: box ? box.title : head![2].replace(CODE_SPANS, '').trim(),
+        done: box ? box.done : false,
         files: [],
         line: bodyStartLine + i,
         style: box ? 'checkbox' : 'heading',
@@ -134,7 +145,7 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
     }
     const detail = DETAIL.exec(line);
     if (detail && (current.style === 'heading' || INDENTED.test(line))) {
-      if (detail[1].toLowerCase() === 'files') for (const f of fileList(detail[2])) current.files.push(f);
+      if (detail[1].toLowerCase() === 'files') for (const f of fileList(detail[2].trim())) current.files.push(f);
       else current.verify = detail[2].trim();
     }
   }

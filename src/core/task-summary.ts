@@ -30,18 +30,32 @@ const ONE_LINER = /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m;
 
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
 
-// `# Title` and up to five following lines without a `#` (where GSD puts the bold one-liner).
-const TITLE_BLOCK = /^#[ \t]+(.+?)[ \t]*\r?$((?:\r?\n[^#\n]*){0,5})/my;
+const isBlank = (c: number): boolean => c === 32 || c === 9;
 
-/** The first `# ` line and what follows it; tried only where a line starts with `# `. */
-function titleBlock(body: string): RegExpExecArray | null {
+/**
+ * The first `# Title` line, and the text after it up to five lines on, stopping at a `#` (where GSD
+ * puts the bold one-liner). Scanned by hand: the pattern for it backtracked on one long line.
+ */
+function titleBlock(body: string): { title: string; following: string } | null {
   for (let at = body.indexOf('#'); at !== -1; at = body.indexOf('#', at + 1)) {
     const before = at === 0 ? 10 : body.charCodeAt(at - 1);
-    const after = body.charCodeAt(at + 1);
-    if ((before !== 10 && before !== 13) || (after !== 32 && after !== 9)) continue;
-    TITLE_BLOCK.lastIndex = at;
-    const m = TITLE_BLOCK.exec(body);
-    if (m) return m;
+    if ((before !== 10 && before !== 13) || !isBlank(body.charCodeAt(at + 1))) continue;
+    let end = body.indexOf('\n', at);
+    if (end === -1) end = body.length;
+    let from = at + 1;
+    let to = body.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    while (from < to && isBlank(body.charCodeAt(from))) from++;
+    while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+    const title = body.slice(from, to);
+    if (title === '' || title.includes('\r')) continue;
+    let stop = end;
+    for (let k = 0; k < 5 && body.charCodeAt(stop) === 10; k++) {
+      const nl = body.indexOf('\n', stop + 1);
+      const lineEnd = nl === -1 ? body.length : nl;
+      const hash = body.indexOf('#', stop + 1);
+      stop = hash !== -1 && hash < lineEnd ? hash : lineEnd;
+    }
+    return { title, following: body.slice(end, stop) };
   }
   return null;
 }
@@ -58,7 +72,7 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues', known)) : [];
   // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
   const head = titleBlock(fm.body);
-  const oneLiner = head ? ONE_LINER.exec(head[2])?.[1] : undefined;
+  const oneLiner = head ? ONE_LINER.exec(head.following)?.[1] : undefined;
   const verificationResult = fmString(fm.data, 'verification_result');
   if (verificationResult && !VERIFICATION_RESULTS.has(verificationResult)) {
     diagnostics.push({ file, line: 1, severity: 'info', message: `verification_result "${verificationResult}" is not one of passed, untested, mixed` });
@@ -73,7 +87,7 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
     id: fmString(fm.data, 'id')?.toUpperCase(),
     parent: fmString(fm.data, 'parent'),
     milestone: fmString(fm.data, 'milestone'),
-    title: own(head?.[1].replace(TASK_ID_PREFIX, '')),
+    title: own(head?.title.replace(TASK_ID_PREFIX, '')),
     oneLiner: own(oneLiner),
     duration: fmString(fm.data, 'duration'),
     verificationResult,

@@ -62,9 +62,12 @@ describe('writing our extensions block', () => {
     assert.equal(setExtensionBlock(out, 'review-loop', undefined), plain);
   });
 
-  it('converts a flow-style or empty extensions key to a block, keeping other hooks', () => {
-    assert.deepEqual(extensionsOf(setExtensionBlock('---\nextensions: {a: 1}\n---\n', 'h', { b: 2 })), { a: 1, h: { b: 2 } });
+  it('fills an empty extensions key; refuses one that is not a block map rather than rewrite or drop its value', () => {
     assert.deepEqual(extensionsOf(setExtensionBlock('---\nextensions:\nid: T1\n---\n', 'h', [1, 'two'])), { h: [1, 'two'] });
+    // Rewriting `{a: 1}` as a block would change another hook's bytes; a scalar or a list would be dropped.
+    for (const ext of ['{a: 1}  # theirs', 'not-a-map', '[1, 2]']) {
+      assert.throws(() => setExtensionBlock(`---\nextensions: ${ext}\n---\n`, 'h', { b: 2 }), /extensions is not a block mapping/);
+    }
   });
 
   it('refuses to edit broken or half-written frontmatter, and non-plain values', () => {

@@ -18,6 +18,7 @@ import {
   type ActiveReview,
   type ReviewCycleRecord,
   type ReviewLoopTaskState,
+  type StateIssue,
 } from './review-loop-state';
 
 export const DEFAULT_MAX_CYCLES = 5;
@@ -35,9 +36,44 @@ interface Target {
   tasksDir: string;
 }
 
+export const MAX_CYCLES_LIMIT = 50;
+
+/** `max_cycles` as set, or null when it is set to something that is not a whole number from 1 to 50. */
+function maxCyclesSetting(options: Readonly<Record<string, unknown>>): number | null {
+  const raw = options.max_cycles ?? DEFAULT_MAX_CYCLES;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_CYCLES_LIMIT ? n : null;
+}
+
 export function maxCycles(options: Readonly<Record<string, unknown>>): number {
-  const n = Number(options.max_cycles ?? DEFAULT_MAX_CYCLES);
-  return Number.isInteger(n) && n >= 1 && n <= 50 ? n : DEFAULT_MAX_CYCLES;
+  return maxCyclesSetting(options) ?? DEFAULT_MAX_CYCLES;
+}
+
+/** The cap for this run; an invalid setting is said once (where it is set), not silently replaced. */
+function checkedMaxCycles(ctx: Ctx): number {
+  if (maxCyclesSetting(ctx.options) === null) {
+    ctx.report({
+      file: 'PREFERENCES.md',
+      severity: 'warning',
+      message: `options.max_cycles of the review-loop hook is ${JSON.stringify(ctx.options.max_cycles)}; it must be a whole number from 1 to ${MAX_CYCLES_LIMIT}, so the default ${DEFAULT_MAX_CYCLES} applies`,
+    });
+  }
+  return maxCycles(ctx.options);
+}
+
+/** The task's state file, relative to `.gsd`, for diagnostics. */
+function stateFileOf(t: Target): string {
+  return t.task.planFile ? relToGsd(t.state, t.task.planFile) : `${t.tasksDir}/${t.task.id}-PLAN.md`;
+}
+
+/** The task's review-loop block, checked value by value; a value that does not fit is named and left out. */
+function readTaskState(ctx: Ctx, t: Target): ReviewLoopTaskState {
+  const issues: StateIssue[] = [];
+  const st = taskState(ctx.store.get(t.unitId), issues);
+  for (const i of issues) {
+    ctx.report({ file: stateFileOf(t), severity: 'warning', message: `extensions.${REVIEW_LOOP}${i.key ? `.${i.key}` : ''} of ${t.task.id}: ${i.message}; that value is left out` });
+  }
+  return st;
 }
 
 function relToGsd(state: DeepReadonly<GSDState>, abs: string): string {
@@ -72,7 +108,7 @@ function validActive(ctx: Ctx, target: Target, active: ActiveReview | undefined)
   if (!active) return undefined;
   const ok = Number.isInteger(active.cycle) && active.cycle >= 1 && (active.status === 'pending_review' || active.status === 'fixing');
   if (ok) return active;
-  ctx.report({ file: target.task.planFile, message: `extensions.review-loop.activeReview of ${target.task.id} is not understood (${JSON.stringify(active)}); the review starts again at cycle 1` });
+  ctx.report({ file: target.task.planFile, message: `extensions.review-loop.activeReview of ${target.task.id} is not understood (${JSON.stringify(active)}); the review resumes after the last recorded cycle` });
   return undefined;
 }
 
@@ -150,13 +186,42 @@ function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
   };
 }
 
+/**
+ * A stored cycle past the cap (edited by hand, or the cap was lowered): the loop stops for the task
+ * as it does at the cap, so it never dispatches "cycle 99 of 5". The last review's open issues
+ * become pending actions.
+ */
+function stopAtCap(ctx: Ctx, t: Target, st: ReviewLoopTaskState, active: ActiveReview, max: number): void {
+  ctx.report({ file: stateFileOf(t), severity: 'warning', message: `review cycle ${active.cycle} of ${t.task.id} is past max_cycles ${max}; the review stops there` });
+  const last = active.lastReviewPath ? readLastReview(ctx, t, active.lastReviewPath) : null;
+  const base: ReviewLoopTaskState = { ...st };
+  delete base.activeReview;
+  ctx.store.set(t.unitId, {
+    ...base,
+    outcome: { cycles: max, passed: false, completedAt: new Date().toISOString() },
+    pendingActions: [...(st.pendingActions ?? []), ...(last?.openIssues ?? []).map((i) => issueText(i, active.cycle))],
+  });
+}
+
 function onDispatch(ctx: Ctx): boolean {
   const target = taskUnderReview(ctx);
   if (!target) return false;
-  const st = taskState(ctx.store.get(target.unitId));
+  const st = readTaskState(ctx, target);
+  const max = checkedMaxCycles(ctx);
   let active = validActive(ctx, target, st.activeReview);
+  if (active && active.cycle > max) {
+    stopAtCap(ctx, target, st, active, max);
+    return false;
+  }
   if (!active) {
-    active = { taskId: target.task.id, cycle: 1, status: 'pending_review', lastReviewPath: '' };
+    // A lost or unreadable activeReview resumes after the last recorded cycle, so editing the
+    // block away does not start the count again (and sidestep max_cycles).
+    const lastCycle = Math.max(0, ...(st.history ?? []).map((h) => h.cycle));
+    active = { taskId: target.task.id, cycle: lastCycle + 1, status: 'pending_review', lastReviewPath: '' };
+    if (active.cycle > max) {
+      stopAtCap(ctx, target, st, active, max);
+      return false;
+    }
     ctx.store.set(target.unitId, { ...st, activeReview: active, history: st.history ?? [] });
   }
   ctx.decision = active.status === 'fixing' ? fixDecision(ctx, target, active) : reviewDecision(ctx, target, active);
@@ -200,6 +265,7 @@ function onReviewFinished(ctx: Ctx, t: Target, st: ReviewLoopTaskState, active: 
     ctx.store.set(t.unitId, { ...base, outcome: { cycles: active.cycle, passed: true, completedAt } });
     ctx.log.info(`${t.task.id} passed review in cycle ${active.cycle}`);
   } else if (active.cycle >= maxCycles(ctx.options)) {
+    // At the cap (or past it, when the stored cycle was edited): the loop stops here.
     ctx.store.set(t.unitId, {
       ...base,
       outcome: { cycles: active.cycle, passed: false, completedAt },
@@ -219,7 +285,8 @@ function onUnitFinished(ctx: Ctx): void {
     ctx.report({ message: `${result.unitType} ${result.unitId} finished, but that task is not in the active slice any more` });
     return;
   }
-  const st = taskState(ctx.store.get(target.unitId));
+  const st = readTaskState(ctx, target);
+  checkedMaxCycles(ctx);
   const active = validActive(ctx, target, st.activeReview);
   if (!active) {
     ctx.report({ file: target.task.planFile, message: `${result.unitType} ${result.unitId} finished, but the task has no active review` });

@@ -1,0 +1,71 @@
+// How a `gsd-review` process ends, whatever the code it runs does: one line on stderr for any failure
+// (never a stack trace), an exit right after the answer is written (a hook's leftover timer or socket
+// must not keep the process alive), a deadline for commands that run hook code, and for `hook` an
+// exit code of 0 in every case (exit 2 would block the agent; any other code only warns).
+import { chainBudgetMs } from '../core/hook-budget';
+
+let hookMode = false;
+let finished = false;
+
+/** The first line of what was thrown: messages of JSON.stringify and others run over several lines. */
+export function oneLine(error: unknown): string {
+  let text: string;
+  try {
+    text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
+  } catch {
+    text = 'an error that cannot be printed';
+  }
+  return text.split('\n')[0].trim() || 'unknown error';
+}
+
+function writeErr(line: string): void {
+  try {
+    process.stderr.write(`gsd-review: ${line}\n`);
+  } catch {
+    // stderr closed too: nothing left to tell.
+  }
+}
+
+/** Ends the process with `code` (0 for `hook`), once stdout has taken what was written. */
+export function finish(code: number): void {
+  if (finished) return;
+  finished = true;
+  const exitCode = hookMode ? 0 : code;
+  process.exitCode = exitCode;
+  const exit = () => process.exit(exitCode);
+  // A pipe to a slow reader may still hold the answer; exit when it is flushed, or after a second.
+  setTimeout(exit, 1000);
+  try {
+    process.stdout.write('', exit);
+  } catch {
+    exit();
+  }
+}
+
+/** Reports a failure in one line and ends the process (exit 1, or 0 for `hook`). */
+export function fail(error: unknown, code = 1, prefix = ''): void {
+  if (finished) return;
+  writeErr(prefix + oneLine(error));
+  finish(code);
+}
+
+/**
+ * Installs the process-wide guards. `hook` is known before the arguments are validated, so even a
+ * bad option to `hook` exits 0.
+ */
+export function guardProcess(command: string | undefined): void {
+  hookMode = command === 'hook';
+  process.on('uncaughtException', (error) => fail(error, 1, 'a hook failed outside its call: '));
+  process.on('unhandledRejection', (reason) => fail(reason, 1, 'a hook failed outside its call: '));
+  // EPIPE and the like: whoever read our output went away; say so once, without a trace.
+  process.stdout.on('error', (error) => fail(error, 1, 'cannot write the answer: '));
+  // The event loop emptied while the command was still waiting: a hook's promise that can never settle.
+  process.on('beforeExit', () => fail('a hook never settled (its promise can no longer resolve); nothing was answered'));
+  if (command === 'hook' || command === 'next' || command === 'complete') {
+    // Hosts kill a hook process after 30 s; the middleware chain (10 s) and each lifecycle provider
+    // have their own budgets inside this one.
+    const deadline = Math.min(25_000, 2.5 * chainBudgetMs());
+    const timer = setTimeout(() => fail(`${command} did not finish within ${deadline} ms (a hook that never ends?); gave up`), deadline);
+    timer.unref();
+  }
+}
