@@ -117,6 +117,24 @@ describe('GSD-2 database: reading GSD\'s live database', function () {
       assert.equal(phaseOf(readGsd2Database(p.gsdDir)), 'executing S01 T02');
     });
 
+    it('after GSD was killed (WAL left with committed rows, no -shm), reads them and leaves gsd.db and gsd.db-wal byte-identical', () => {
+      const p = basic(project());
+      p.writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      p.writer.exec('PRAGMA wal_autocheckpoint = 0');
+      p.run("UPDATE tasks SET status = 'complete' WHERE id = 'T01'");
+      // The files as a killed GSD leaves them: main file and WAL, no clean close, no WAL index.
+      const crashed = project();
+      crashed.close();
+      for (const suffix of ['-wal', '-shm']) fs.rmSync(`${crashed.dbPath}${suffix}`, { force: true });
+      fs.copyFileSync(p.dbPath, crashed.dbPath);
+      fs.copyFileSync(`${p.dbPath}-wal`, `${crashed.dbPath}-wal`);
+      const before = [fingerprint(crashed.dbPath), fingerprint(`${crashed.dbPath}-wal`)];
+      assert.ok(fs.statSync(`${crashed.dbPath}-wal`).size > 0);
+      assert.equal(phaseOf(readGsd2Database(crashed.gsdDir)), 'executing S01 T02');
+      // A writable connection closing last would fold the WAL into gsd.db and delete it; ours cannot.
+      assert.deepEqual([fingerprint(crashed.dbPath), fingerprint(`${crashed.dbPath}-wal`)], before);
+    });
+
     it('the connection refuses writes (read-only and query_only)', () => {
       const p = basic(project());
       const before = fingerprint(p.dbPath);

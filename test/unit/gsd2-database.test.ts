@@ -358,6 +358,19 @@ describe('GSD-2 database state (deriveStateFromDb rules)', function () {
       assert.equal(s.milestones[0].slices[0].dir, `${p.gsdDir}/milestones/M001/slices/S01`);
     });
 
+    it('a milestone only on disk is not imported (derive-state-db: disk-only milestone auto-synced into DB (#2416))', () => {
+      const p = project({
+        files: {
+          '.gsd/milestones/M001/M001-SUMMARY.md': '# M001 Summary\n\nDone.\n',
+          '.gsd/milestones/M002/M002-CONTEXT.md': '# M002: Queued\n\nQueued milestone.\n',
+        },
+      }).milestone({ id: 'M001', title: 'First', status: 'complete' });
+      const s = stateOf(read(p));
+      assert.equal(s.phase, 'complete');
+      assert.equal(s.activeMilestone, null);
+      assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'complete']]);
+    });
+
     it('milestones that exist only as folders are not in the state (derive-state-db: empty DB does not import markdown milestones)', () => {
       const p = project({ files: { '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Only on disk', [{ id: 'S01', title: 'A' }]) } });
       const s = stateOf(read(p));
