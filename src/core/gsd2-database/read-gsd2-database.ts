@@ -14,7 +14,7 @@ import { checkSchema, SUPPORTED_SCHEMA_VERSION } from './schema';
 import { SnapshotReader, type Gsd2Snapshot } from './snapshot';
 import { UnitPaths } from './unit-paths';
 
-/** GSD-2's database inside `.gsd` (gsd-db.ts opens `<gsd root>/gsd.db`). */
+/** GSD-2's database inside the real `.gsd` (paths.ts: `projectDb` is `<project .gsd>/gsd.db`). */
 export const GSD2_DATABASE_FILE = 'gsd.db';
 
 export type Gsd2UnavailableCause =

@@ -7,6 +7,14 @@
 //   uses journal_mode=DELETE, or a WAL recovery in progress) is retried a few times with a short
 //   backoff, so the total wait stays bounded.
 // A read-only connection cannot checkpoint, so closing it never folds or deletes GSD's WAL.
+// What node:sqlite's `readOnly` does with GSD's side files (SQLite 3.5x, checked by the tests):
+// - GSD running (`gsd.db-wal`, `gsd.db-shm` present): gsd.db and -wal stay byte-identical; -shm is
+//   SQLite's shared WAL index, in which every reader (GSD's own included) sets its read mark, so its
+//   bytes may change and its size does not;
+// - GSD closed cleanly (no -wal, no -shm): SQLite creates a 32 KiB -shm and an empty -wal and, being
+//   read-only, leaves them; GSD's next session uses them as usual and removes them on its clean close;
+// - GSD killed (-wal with committed rows, no -shm): the index is rebuilt in a new -shm, the rows in
+//   the WAL are read, gsd.db and -wal stay byte-identical (a writable connection would fold them in).
 import type { DatabaseSyncLike, NodeSqlite } from './node-sqlite';
 
 export interface SnapshotOptions {
