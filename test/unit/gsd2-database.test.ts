@@ -371,6 +371,23 @@ describe('GSD-2 database state (deriveStateFromDb rules)', function () {
       assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'complete']]);
     });
 
+    it('QUEUE-ORDER.json on disk does not order milestones; the sequence column does (derive-state-helpers: ignores QUEUE-ORDER.json and uses DB sequence)', () => {
+      const p = project({
+        files: {
+          '.gsd/QUEUE-ORDER.json': JSON.stringify({ order: ['M003', 'M001', 'M002'], updatedAt: '2026-11-20T10:00:00Z' }),
+          '.gsd/milestones/M001/M001-CONTEXT.md': '# M001\n\nContext.\n',
+          '.gsd/milestones/M002/M002-CONTEXT.md': '# M002\n\nContext.\n',
+          '.gsd/milestones/M003/M003-CONTEXT.md': '# M003\n\nContext.\n',
+        },
+      })
+        .milestone({ id: 'M001', title: 'First', sequence: 2 })
+        .milestone({ id: 'M002', title: 'Second', sequence: 1 })
+        .milestone({ id: 'M003', title: 'Third', sequence: 3 });
+      const s = stateOf(read(p));
+      assert.deepEqual(brief(read(p)), { phase: 'pre-planning', milestone: 'M002', slice: null, task: null });
+      assert.deepEqual(s.milestones.map((m) => m.id), ['M002', 'M001', 'M003']);
+    });
+
     it('milestones that exist only as folders are not in the state (derive-state-db: empty DB does not import markdown milestones)', () => {
       const p = project({ files: { '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Only on disk', [{ id: 'S01', title: 'A' }]) } });
       const s = stateOf(read(p));
