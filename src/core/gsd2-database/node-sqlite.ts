@@ -24,8 +24,6 @@ export interface DatabaseSyncLike {
 export interface DatabaseSyncOptions {
   open?: boolean;
   readOnly?: boolean;
-  /** SQLite's busy timeout in ms (Node ≥ 22.16 / 23.10; older versions ignore it). */
-  timeout?: number;
   enableForeignKeyConstraints?: boolean;
 }
 

@@ -77,7 +77,9 @@ export function readSnapshot<T>(
     let db: DatabaseSyncLike | null = null;
     let inTransaction = false;
     try {
-      db = new sqlite.DatabaseSync(dbPath, { readOnly: true, timeout, enableForeignKeyConstraints: false });
+      db = new sqlite.DatabaseSync(dbPath, { readOnly: true, enableForeignKeyConstraints: false });
+      // A connection setting, not a write; the `timeout` option would do the same only from Node 22.16.
+      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeout))}`);
       db.exec('PRAGMA query_only = 1');
       db.exec('BEGIN');
       inTransaction = true;
