@@ -15,6 +15,7 @@ interface Entry {
 /** Folder listings, read once per derivation. */
 export class UnitPaths {
   private readonly listings = new Map<string, Entry[]>();
+  private readonly dirs = new Map<string, string | null>();
 
   constructor(private readonly gsdDir: string) {}
 
@@ -32,6 +33,16 @@ export class UnitPaths {
   }
 
   private resolveDir(parent: string, id: string): string | null {
+    const key = `${parent}\0${id}`;
+    let dir = this.dirs.get(key);
+    if (dir === undefined) {
+      dir = this.findDir(parent, id);
+      this.dirs.set(key, dir);
+    }
+    return dir;
+  }
+
+  private findDir(parent: string, id: string): string | null {
     const dirs = this.list(parent).filter((e) => e.isDirectory);
     const lower = id.toLowerCase();
     const hit =
