@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
+import { grayMatterOwnYaml, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -28,10 +28,10 @@ function listTests(dir) {
 }
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml, grayMatterOwnYaml] },
   { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml, grayMatterOwnYaml] },
   // `gsd-review` itself: starts cli-main.js with a V8 code cache (src/cli-launcher.ts).
   { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   {

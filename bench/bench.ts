@@ -9,6 +9,7 @@ import { ProjectFiles } from '../src/core/project-files';
 import { StateIndex } from '../src/core/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
+import { frontmatterBench } from './frontmatter-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
@@ -32,7 +33,7 @@ function tree(tasks: number): { root: string; files: number; planned: number } {
   return { root, files: generated.files, planned: generated.tasks };
 }
 
-function stateBench(tasks: number): void {
+function stateBench(tasks: number): number {
   const { root, files, planned } = tree(tasks);
   const project = locateProject(root)!;
   const [floor, cold, lazy] = medianMsInterleaved(15, [
@@ -90,13 +91,15 @@ function stateBench(tasks: number): void {
   console.log(`whole process: read every file    ${fmt(floorProc)} ms`);
   console.log(`whole process: cli next --json    ${fmt(cliLazy)} ms   ${ratio(cliLazy, floorProc / 2)} (read-every-file process ÷ 2; target ≤ 1×), ${ratio(cliLazy, nodeBare)} node -e 0`);
   console.log(`whole process: cli state --full   ${fmt(cliFull)} ms   ${ratio(cliFull, floorProc)} the read-every-file process (informational: a fresh process also compiles the code as it runs)`);
+  return cold;
 }
 
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  for (const n of sizes) stateBench(n);
+  const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
   const largest = Math.max(...sizes);
+  frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);
   console.log('\n## Live refresh');
   await refreshBench(tree(largest).root, largest);
   await hooksBench(benchDir);

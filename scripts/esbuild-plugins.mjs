@@ -14,3 +14,19 @@ export const separateYaml = {
 export function vendorYamlBuild(outfile) {
   return { entryPoints: ['node_modules/yaml/dist/index.js'], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' };
 }
+
+// gray-matter binds its default YAML engine (js-yaml 3, YAML 1.1, plus argparse: ~130 KB) when it
+// loads. We always pass our own engine (src/core/gray-matter-frontmatter.ts), so its js-yaml is
+// replaced by a stub that says so if it were ever called, and the bundles stay their size.
+export const grayMatterOwnYaml = {
+  name: 'gray-matter-own-yaml',
+  setup(build) {
+    build.onResolve({ filter: /^js-yaml$/ }, (args) =>
+      /[\\/]gray-matter[\\/]/.test(args.importer) ? { path: 'gray-matter-js-yaml-stub', namespace: 'gray-matter-own-yaml' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'gray-matter-own-yaml' }, () => ({
+      contents: "const none = () => { throw new Error('gray-matter: its default YAML engine is not bundled; pass engines.yaml'); };\nmodule.exports = { safeLoad: none, safeDump: none };\n",
+      loader: 'js',
+    }));
+  },
+};

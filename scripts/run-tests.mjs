@@ -1,7 +1,11 @@
-// `npm test`: type-check, unit tests (mocha), then the integration suite inside a real VS Code.
-// Streams each step's output and ends with one plain line that counts every test:
-// "tests: N passed, N failed".
+// `npm test`: type-check, unit tests (mocha), then the integration suite inside a real VS Code, on the
+// floor of engines.vscode and on the latest code-server (GSD_CODE_SERVER_VERSION picks others).
+// Streams each step's output, says so when a step has been silent for a while, and ends with one
+// plain line that counts every test: "tests: N passed, N failed".
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const steps = [
   ['type-check', 'npx', ['tsc', '-p', '.', '--noEmit']],
@@ -9,36 +13,77 @@ const steps = [
   ['build', 'node', ['esbuild.mjs']],
   ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
 ];
+const QUIET_MS = 10_000;
+
+// Every temporary file of the run (unit test trees, code-server, chromium profiles) goes into one
+// folder that is removed at the end, so `npm test` leaves nothing behind in /tmp.
+const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-test-run-'));
+const env = { ...process.env, TMPDIR: runTmp };
+let child;
+const cleanUp = () => fs.rmSync(runTmp, { recursive: true, force: true });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    // The integration runner stops its servers on the same signal; give it a moment.
+    child?.kill(signal);
+    setTimeout(() => {
+      cleanUp();
+      process.exit(130);
+    }, 3000);
+  });
+}
 
 function run(label, cmd, args) {
   return new Promise((resolve) => {
     console.log(`\n▶ ${label}: ${cmd} ${args.join(' ')}`);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = Date.now();
+    let lastOutput = Date.now();
+    child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
+    const seen = () => (lastOutput = Date.now());
     child.stdout.on('data', (d) => {
       out += d;
+      seen();
       process.stdout.write(d);
     });
-    child.stderr.on('data', (d) => process.stderr.write(d));
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    child.stderr.on('data', (d) => {
+      seen();
+      process.stderr.write(d);
+    });
+    const beat = setInterval(() => {
+      if (Date.now() - lastOutput < QUIET_MS) return;
+      console.log(`  … ${label} still running (${Math.round((Date.now() - started) / 1000)} s)`);
+      seen();
+    }, 1000);
+    child.on('close', (code) => {
+      clearInterval(beat);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`  (${label}: ${seconds.toFixed(1)} s)`);
+      resolve({ code: code ?? 1, out, seconds });
+    });
   });
 }
 
+const started = Date.now();
 let passed = 0;
 let failed = 0;
 let pending = 0;
 let exitCode = 0;
-for (const [label, cmd, args] of steps) {
-  const { code, out } = await run(label, cmd, args);
-  for (const m of out.matchAll(/^\s*(\d+) passing/gm)) passed += Number(m[1]);
-  for (const m of out.matchAll(/^\s*(\d+) failing/gm)) failed += Number(m[1]);
-  for (const m of out.matchAll(/^\s*(\d+) pending/gm)) pending += Number(m[1]);
-  if (code !== 0) {
-    console.error(`\n✖ ${label} failed (exit ${code})`);
-    exitCode = code;
-    if (failed === 0) failed = 1;
-    break;
+try {
+  for (const [label, cmd, args] of steps) {
+    const { code, out } = await run(label, cmd, args);
+    for (const m of out.matchAll(/^\s*(\d+) passing/gm)) passed += Number(m[1]);
+    for (const m of out.matchAll(/^\s*(\d+) failing/gm)) failed += Number(m[1]);
+    for (const m of out.matchAll(/^\s*(\d+) pending/gm)) pending += Number(m[1]);
+    if (code !== 0) {
+      console.error(`\n✖ ${label} failed (exit ${code})`);
+      exitCode = code;
+      if (failed === 0) failed = 1;
+      break;
+    }
   }
+} finally {
+  cleanUp();
 }
-console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''} (${minutes} min)`);
 process.exit(exitCode);

@@ -81,4 +81,9 @@ try {
   run = plain;
 }
 // Outside the try: an error of the CLI itself is the CLI's to report, not a reason to run it twice.
-run();
+if (fs.existsSync(MAIN)) run();
+else {
+  // A checkout whose build is partial or stale (dist/ is not committed): say so, not MODULE_NOT_FOUND.
+  process.stderr.write(`gsd-review: ${MAIN} is missing: build the CLI with \`npm run build\` in ${path.dirname(__dirname)}\n`);
+  process.exitCode = 1;
+}

@@ -1,10 +1,12 @@
 // `gsd-review` — the command-line face of the shared core (DESIGN.md section 8).
 // Bad input gets one clear line on stderr and a non-zero exit, never a stack trace.
+import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
+import { NoProjectError } from './core/derive-state';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
@@ -22,20 +24,64 @@ options:
 
 export class UsageError extends Error {}
 
+const HELP_HINT = 'see gsd-review --help';
+const COMMANDS = ['state', 'next', 'complete', 'hook'];
+
+/**
+ * node:util's parser says what is wrong in its own words (an unknown option comes with advice about
+ * `--` and an unbalanced quote); this says it in ours, naming the option.
+ */
+function argumentProblem(error: { code?: string; message: string }): string {
+  const option = /'(--?[^' =]+)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option ?? error.message}; ${HELP_HINT}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (option && /argument missing/i.test(error.message)) return `option ${option} needs a value; ${HELP_HINT}`;
+      if (option) return `option ${option} takes no value; ${HELP_HINT}`;
+      return `${error.message}; ${HELP_HINT}`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument; ${HELP_HINT}`;
+    default:
+      return `${error.message}; ${HELP_HINT}`;
+  }
+}
+
+/** `--root` must name an existing folder: otherwise "no .gsd folder" would blame the wrong thing. */
+function checkRoot(root: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch {
+    throw new UsageError(`--root ${root}: no such folder; ${HELP_HINT}`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`--root ${root} is a file, not a folder; ${HELP_HINT}`);
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        root: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
+        apply: { type: 'boolean', default: false },
+        untrusted: { type: 'boolean', default: false },
+        event: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    const e = error as { code?: string; message: string };
+    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(argumentProblem(e));
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      root: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-      apply: { type: 'boolean', default: false },
-      untrusted: { type: 'boolean', default: false },
-      event: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parse(argv);
   const command = positionals[0];
   if (values.help || !command) {
     process.stdout.write(USAGE);
@@ -45,6 +91,8 @@ async function main(argv: string[]): Promise<number> {
     // The payload's cwd is the project when --root is not given.
     return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}) });
   }
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}" (commands: ${COMMANDS.join(', ')}); ${HELP_HINT}`);
+  if (values.root !== undefined) checkRoot(values.root);
   const root = values.root ?? process.cwd();
   switch (command) {
     case 'state':
@@ -55,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       return command === 'next' ? runNextCommand(o) : runCompleteCommand(o);
     }
     default:
-      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+      throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);
   }
 }
 
@@ -64,8 +112,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    let message = error instanceof Error ? error.message : String(error);
+    if (error instanceof NoProjectError) message += ': run it inside a GSD project or pass --root <project dir>';
     process.stderr.write(`gsd-review: ${message}\n`);
-    process.exitCode = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

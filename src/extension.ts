@@ -12,6 +12,7 @@ import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/n
 import { registerPanelCommands } from './vscode/panel-commands';
 import type { PanelNode } from './vscode/panel-nodes';
 import { GsdProblems } from './vscode/problems';
+import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
 import { ReviewPanelProvider } from './vscode/review-panel';
 import { GsdStatusBar } from './vscode/status-bar';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
   const panel = new ReviewPanelProvider(workspace);
   const problems = new GsdProblems();
-  const statusBar = new GsdStatusBar(workspace, log);
+  const statusBar = new GsdStatusBar(workspace);
   const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
   // PREFERENCES.md wins; the setting is the default for projects that do not say.
   const reviewMaxCycles = (handle: ProjectHandle) => {
@@ -48,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const signals = new CompletionSignals(workspace, completer, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
-    void statusBar.update();
+    // The panel's "next" and the status bar follow from this one decision (onDidChangeNextUnit).
+    void workspace.updateNextUnits();
     codeLens.refresh();
   };
   context.subscriptions.push(
@@ -60,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     treeView,
     codeLens,
     vscode.languages.registerCodeLensProvider(GSD_FILES, codeLens),
+    vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, promptDocuments),
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir))),
     vscode.workspace.onDidGrantWorkspaceTrust(showState),
     workspace.onDidChangeProjects(showState),

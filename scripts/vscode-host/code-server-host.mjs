@@ -5,9 +5,32 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { installCodeServer } from './code-server-install.mjs';
 import { CHROMIUM_FLAGS, ensureChromium } from './chromium.mjs';
+import { needsSmokeTestDriver } from './versions.mjs';
+
+const exitWithParent = path.join(path.dirname(fileURLToPath(import.meta.url)), 'exit-with-parent.cjs');
+
+/** Input the user can fix (a taken port, a bad --port): the caller prints the message, one line, no stack. */
+export class UsageError extends Error {}
+
+/** Fails with one clear line when something already listens on the port (which it would serve instead). */
+export function assertPortFree(port) {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    return Promise.reject(new UsageError(`--port must be a number from 1 to 65535, not "${port}"`));
+  }
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error) => {
+      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES'
+        ? new UsageError(`port ${port} is ${error.code === 'EACCES' ? 'not allowed for this user' : 'already in use by another program'}: pick another with --port, or leave --port out to get a free one`)
+        : error);
+    });
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
@@ -57,13 +80,27 @@ const TRUST_SETTINGS = {
 };
 
 /**
- * @param {{ port?: number, env?: Record<string,string>, extensionsDir?: string, settings?: object,
+ * code-server reads its options from a config file too; ours is written per server, so a user's
+ * ~/.config/code-server/config.yaml (a password, another port) never leaks in. VS Code >= 1.134
+ * takes the test payload from the URL only with the smoke-test driver enabled.
+ */
+function writeConfig(file, version) {
+  const lines = ['auth: none', 'cert: false'];
+  if (needsSmokeTestDriver(version)) lines.push('vscode-option:', '  - enable-smoke-test-driver');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+/**
+ * @param {{ version?: string, port?: number, env?: Record<string,string>, extensionsDir?: string, settings?: object,
  *           logFile?: string, folder?: string, workspaceTrust?: boolean }} options
  */
 export async function startCodeServer(options = {}) {
-  const entry = installCodeServer();
+  if (options.port !== undefined) await assertPortFree(options.port);
+  const install = await installCodeServer(options.version);
   const port = options.port ?? (await freePort());
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-code-server-'));
+  const configFile = path.join(work, 'config.yaml');
+  writeConfig(configFile, install.version);
   const userDataDir = path.join(work, 'user-data');
   const extensionsDir = options.extensionsDir ?? path.join(work, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -73,7 +110,8 @@ export async function startCodeServer(options = {}) {
     JSON.stringify({ ...USER_SETTINGS, ...(options.workspaceTrust ? TRUST_SETTINGS : {}), ...(options.settings ?? {}) }, null, 2),
   );
   const args = [
-    entry,
+    '--require', exitWithParent,
+    install.entry,
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
@@ -86,12 +124,40 @@ export async function startCodeServer(options = {}) {
   if (options.folder) args.push(options.folder);
   const logFile = options.logFile ?? path.join(work, 'code-server.log');
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...(options.env ?? {}) },
+  // Its own process group (detached), so stop() ends code-server with every process it started.
+  const child = spawn(install.nodeBin, args, {
+    env: { ...process.env, CODE_SERVER_CONFIG: configFile, ...(options.env ?? {}) },
     stdio: ['ignore', out, out],
+    detached: true,
   });
+  fs.closeSync(out);
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      killGroup('SIGTERM');
+      await new Promise((r) => {
+        const t = setTimeout(() => r(), 5000);
+        child.once('exit', () => { clearTimeout(t); r(); });
+      });
+    }
+    // Stragglers of the group (extension host, pty host) go too.
+    killGroup('SIGKILL');
+    fs.rmSync(work, { recursive: true, force: true });
+  };
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, child);
+  try {
+    await waitForHttp(`${url}/healthz`, child);
+  } catch (error) {
+    const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n') : '';
+    await stop();
+    throw new Error(`${error.message}${tail ? `\n--- code-server log ---\n${tail}` : ''}`);
+  }
   return {
     url,
     port,
@@ -99,16 +165,9 @@ export async function startCodeServer(options = {}) {
     logFile,
     userDataDir,
     extensionsDir,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => {
-          const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000);
-          child.once('exit', () => { clearTimeout(t); r(); });
-        });
-      }
-      fs.rmSync(work, { recursive: true, force: true });
-    },
+    version: install.version,
+    vscodeVersion: install.vscodeVersion,
+    stop,
   };
 }
 

@@ -1,65 +1,106 @@
 // `npm run demo`: the extension running in a real VS Code (code-server + its web workbench) on a
-// copy of the bundled sample GSD project. Prints the URL; stops on Ctrl+C.
+// copy of the bundled sample GSD project, opened on the GSD panel. Prints the URL; stops on Ctrl+C,
+// or when the npm that started it goes away.
+//   --port N           serve on port N (one clear line if it is taken)
+//   --screenshot FILE  open the URL headless, save a screenshot of the first view, stop
+//   GSD_CODE_SERVER_VERSION=4.100.3|floor|latest (default: latest)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, launchBrowser, startCodeServer } from './code-server-host.mjs';
+import { UsageError, launchBrowser, startCodeServer } from './code-server-host.mjs';
+import { cacheDir } from './code-server-install.mjs';
+import { onExitRequest } from './lifetime.mjs';
+import { copyTracked } from './tracked-copy.cjs';
+import { resolveMatrix } from './versions.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const args = process.argv.slice(2);
-const port = Number(args[args.indexOf('--port') + 1]) || Number(process.env.GSD_DEMO_PORT) || (await freePort());
-const screenshot = args.includes('--screenshot') ? args[args.indexOf('--screenshot') + 1] : null;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
 
-// Install the built extension into the demo's own extensions folder, as a user would have it.
-const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-demo-'));
-const extensionsDir = path.join(work, 'extensions');
-const installed = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
-fs.mkdirSync(installed, { recursive: true });
-for (const entry of ['package.json', 'dist', 'media', 'README.md']) {
-  fs.cpSync(path.join(repoRoot, entry), path.join(installed, entry), { recursive: true });
-}
-fs.rmSync(path.join(installed, 'dist', 'test'), { recursive: true, force: true });
-fs.rmSync(path.join(installed, 'dist', 'bench'), { recursive: true, force: true });
-
-const folder = path.join(work, 'sample-project');
-fs.cpSync(path.join(repoRoot, 'sample-project'), folder, { recursive: true });
-try {
-  execFileSync('git', ['init', '-q'], { cwd: folder });
-} catch {
-  // git is optional for the demo
+function option(name) {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return undefined;
+  const value = process.argv[i + 1];
+  if (value === undefined || value.startsWith('--')) throw new UsageError(`${name} needs a value`);
+  return value;
 }
 
-const server = await startCodeServer({ port, extensionsDir, folder });
-const url = `${server.url}/?folder=${encodeURIComponent(folder)}`;
-console.log(`\nGSD Review Loop demo: VS Code ${'1.100.3'} (code-server) with the extension installed,`);
-console.log(`opened on a copy of the sample project (${folder}).\n`);
-console.log(`  open ${url}\n`);
-console.log(`(code-server log: ${server.logFile}; Ctrl+C stops it)`);
+let work;
+let server;
+let browser;
+const cleanUp = async () => {
+  await browser?.close().catch(() => undefined);
+  await server?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+};
+onExitRequest(async (why) => {
+  if (server) console.log(`\ndemo stopped (${why}); code-server is shut down`);
+  await cleanUp();
+});
 
-if (screenshot) {
-  // A check that the URL really shows the workbench with the GSD container: open it headless.
-  const browser = await launchBrowser();
+/** The built extension, as a user would have it installed, plus the demo's panel opener. */
+function installExtensions(extensionsDir) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const installed = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  fs.mkdirSync(installed, { recursive: true });
+  for (const entry of ['package.json', 'dist', 'media', 'README.md', 'package.nls.json']) {
+    if (fs.existsSync(path.join(repoRoot, entry))) fs.cpSync(path.join(repoRoot, entry), path.join(installed, entry), { recursive: true });
+  }
+  fs.rmSync(path.join(installed, 'dist', 'test'), { recursive: true, force: true });
+  fs.rmSync(path.join(installed, 'dist', 'bench'), { recursive: true, force: true });
+  fs.cpSync(path.join(here, 'demo-opener'), path.join(extensionsDir, 'gsd-review-loop-demo.open-gsd-panel-0.0.1'), { recursive: true });
+}
+
+async function screenshotFirstView(url, file) {
+  // A check that the URL really shows the workbench with the GSD panel: open it headless, as is.
+  browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await page.goto(url);
-  await page.locator('.activitybar').waitFor({ timeout: 60_000 });
-  await page.locator('.activitybar [aria-label^="GSD"]').first().click();
-  await page.getByText('M002-k7q2xz', { exact: false }).first().waitFor({ timeout: 60_000 });
-  await page.waitForTimeout(1000);
-  await page.screenshot({ path: screenshot });
-  console.log(`screenshot of the demo workbench: ${screenshot}`);
-  await browser.close();
-  await server.stop();
-  fs.rmSync(work, { recursive: true, force: true });
-  process.exit(0);
+  await page.locator('.activitybar').waitFor({ timeout: 90_000 });
+  await page.getByText('M002-k7q2xz', { exact: false }).first().waitFor({ timeout: 90_000 });
+  await page.waitForTimeout(1500);
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  await page.screenshot({ path: file });
+  const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+  console.log(`screenshot of the demo's first view: ${file}${tabs.length ? ` (editor tabs: ${tabs.map((t) => t.trim()).join(', ')})` : ' (no editor tabs open)'}`);
 }
 
-const stop = async () => {
-  await server.stop();
-  fs.rmSync(work, { recursive: true, force: true });
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+async function main() {
+  const portArg = option('--port') ?? process.env.GSD_DEMO_PORT;
+  const port = portArg === undefined ? undefined : Number(portArg);
+  if (portArg !== undefined && !Number.isInteger(port)) throw new UsageError(`--port must be a number from 1 to 65535, not "${portArg}"`);
+  const screenshot = option('--screenshot');
+  const [target] = await resolveMatrix(process.env.GSD_CODE_SERVER_VERSION || 'latest', cacheDir);
+  if (!target) throw new Error('GSD_CODE_SERVER_VERSION names no version');
+
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-demo-'));
+  const extensionsDir = path.join(work, 'extensions');
+  installExtensions(extensionsDir);
+  const folder = path.join(work, 'sample-project');
+  copyTracked('sample-project', folder);
+  try {
+    execFileSync('git', ['init', '-q'], { cwd: folder, stdio: 'ignore' });
+  } catch {
+    // git is optional for the demo
+  }
+
+  server = await startCodeServer({ version: target.version, port, extensionsDir, folder });
+  const url = `${server.url}/?folder=${encodeURIComponent(folder)}`;
+  console.log(`\nGSD Review Loop demo: VS Code ${server.vscodeVersion} (code-server ${server.version}) with the extension installed,`);
+  console.log(`opened on a copy of the sample project (${folder}).\n`);
+  console.log(`  open ${url}\n`);
+  console.log(`(code-server log: ${server.logFile}; Ctrl+C stops it)`);
+  if (screenshot) {
+    await screenshotFirstView(url, screenshot);
+    await cleanUp();
+    process.exit(0);
+  }
+}
+
+main().catch(async (error) => {
+  // Bad input (a taken port, a bad flag) is one line; anything else keeps its first line plus detail.
+  console.error(error instanceof UsageError ? `demo: ${error.message}` : `demo could not start: ${error.message}`);
+  await cleanUp();
+  process.exit(1);
+});

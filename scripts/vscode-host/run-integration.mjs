@@ -1,82 +1,99 @@
 // Runs the integration suite (dist/test/integration) inside a real VS Code extension host, once per
 // window: a copy of the sample GSD project, a workspace without `.gsd`, a multi-root workspace, and
-// (code-server host) the sample in Restricted Mode.
+// (code-server host) the sample in Restricted Mode; and that once per VS Code of the test matrix.
 //
 // Host: GSD_TEST_HOST=code-server (offline: code-server from npm + Debian's chromium) or
 // GSD_TEST_HOST=electron (@vscode/test-electron: downloads VS Code, or uses VSCODE_EXECUTABLE_PATH).
 // Default: electron when VSCODE_EXECUTABLE_PATH is set, code-server otherwise.
+// Which code-server: GSD_CODE_SERVER_VERSION = a version (4.139.1), floor, latest, or a comma list;
+// unset, the floor (engines.vscode) and the latest on npm.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onExitRequest } from './lifetime.mjs';
+import { copyTracked } from './tracked-copy.cjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testsPath = path.join(repoRoot, 'dist', 'test', 'integration', 'index.js');
-const artifactsDir = path.join(repoRoot, 'test-artifacts');
-const sampleProject = path.join(repoRoot, 'sample-project');
+const artifactsRoot = path.join(repoRoot, 'test-artifacts');
+let artifactsDir = artifactsRoot;
 const RUN_TIMEOUT_MS = Number(process.env.GSD_TEST_TIMEOUT_MS ?? 10 * 60_000);
+/** A test silent this long gets a line saying which one is running. */
+const QUIET_MS = 15_000;
 
-function prepareWorkspaces() {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-'));
+/** Copies of the tracked sample (as git has it), so a user's runs of the CLI on sample-project/ never leak in. */
+function prepareWorkspaces(base) {
   const withGsd = path.join(base, 'sample-project');
-  fs.cpSync(sampleProject, withGsd, { recursive: true });
+  copyTracked('sample-project', withGsd);
   const withoutGsd = path.join(base, 'plain-project');
   fs.mkdirSync(withoutGsd);
   fs.writeFileSync(path.join(withoutGsd, 'README.md'), '# A project that does not use GSD\n');
   // A multi-root workspace: a second copy of the sample and the CRLF legacy-names fixture.
   const multi = path.join(base, 'multi');
-  fs.cpSync(sampleProject, path.join(multi, 'ledgerline'), { recursive: true });
-  fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'legacy-flight-sim'), path.join(multi, 'flight-sim'), { recursive: true });
+  copyTracked('sample-project', path.join(multi, 'ledgerline'));
+  copyTracked('test/fixtures/legacy-flight-sim', path.join(multi, 'flight-sim'));
   const workspaceFile = path.join(multi, 'gsd.code-workspace');
   fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'ledgerline' }, { path: 'flight-sim' }] }, null, 2));
   // The sample again, opened in Restricted Mode (workspace trust on, this folder not trusted).
   const untrusted = path.join(base, 'untrusted', 'sample-project');
-  fs.cpSync(sampleProject, untrusted, { recursive: true });
-  return {
-    base,
-    runs: [
-      { kind: 'with-gsd', folder: withGsd },
-      { kind: 'without-gsd', folder: withoutGsd },
-      { kind: 'multi-root', workspace: workspaceFile },
-      { kind: 'untrusted', folder: untrusted, untrusted: true },
-    ],
-  };
+  copyTracked('sample-project', untrusted);
+  return [
+    { kind: 'with-gsd', folder: withGsd },
+    { kind: 'without-gsd', folder: withoutGsd },
+    { kind: 'multi-root', workspace: workspaceFile },
+    { kind: 'untrusted', folder: untrusted, untrusted: true },
+  ];
 }
 
-async function runWithCodeServer(runs) {
+/** Servers and browsers still running, stopped on Ctrl+C or when whoever started us goes away. */
+const live = new Set();
+
+async function runWithCodeServer(runs, base, target) {
   const { startCodeServer, launchBrowser, workbenchUrl } = await import('./code-server-host.mjs');
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-log-'));
-  const bridgeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-bridge-'));
+  const logDir = path.join(base, 'log');
+  const bridgeDir = path.join(base, 'bridge');
+  fs.mkdirSync(logDir);
+  fs.mkdirSync(bridgeDir);
   const env = { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir };
   // Trust is a server-wide switch: the untrusted run gets its own code-server.
   const servers = new Map();
   const serverFor = async (run) => {
     const key = run.untrusted ? 'untrusted' : 'trusted';
-    if (!servers.has(key)) servers.set(key, await startCodeServer({ env, workspaceTrust: !!run.untrusted }));
+    if (!servers.has(key)) {
+      const server = await startCodeServer({ version: target.version, env, workspaceTrust: !!run.untrusted });
+      live.add(server.stop);
+      servers.set(key, server);
+    }
     return servers.get(key);
   };
   const browser = await launchBrowser();
+  const closeBrowser = () => browser.close();
+  live.add(closeBrowser);
   let failed = 0;
   try {
     for (const run of runs) {
-      const code = await runOne(browser, await serverFor(run), run, logDir, bridgeDir, workbenchUrl);
+      const code = await runOne(browser, await serverFor(run), run, logDir, bridgeDir, workbenchUrl, target);
       if (code !== 0) failed++;
     }
   } finally {
     await browser.close();
+    live.delete(closeBrowser);
     for (const [key, server] of servers) {
       // Keep VS Code's own logs (extension host, our GSD output channel) as a test artifact.
       const logs = path.join(server.userDataDir, 'logs');
       if (fs.existsSync(logs)) fs.cpSync(logs, path.join(artifactsDir, key === 'trusted' ? 'vscode-logs' : `vscode-logs-${key}`), { recursive: true });
       await server.stop();
+      live.delete(server.stop);
     }
   }
   return failed === 0 ? 0 : 1;
 }
 
-async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
-  console.log(`\n=== integration suite "${run.kind}" in code-server (${run.folder ?? run.workspace})`);
+async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl, target) {
+  console.log(`\n=== integration suite "${run.kind}" in code-server ${server.version} (${run.folder ?? run.workspace})`);
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  fs.mkdirSync(artifactsDir, { recursive: true });
   const pageLog = path.join(artifactsDir, `browser-console-${run.kind}.log`);
   fs.writeFileSync(pageLog, '');
   page.on('console', (m) => fs.appendFileSync(pageLog, `[${m.type()}] ${m.text()}\n`));
@@ -85,15 +102,27 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
 
   const logFile = path.join(logDir, `${run.kind}.log`);
+  const progressFile = path.join(logDir, `${run.kind}.current`);
   let printed = 0;
+  let lastOutput = Date.now();
   const pump = () => {
-    if (!fs.existsSync(logFile)) return;
-    const text = fs.readFileSync(logFile, 'utf8');
-    if (text.length > printed) {
-      process.stdout.write(text.slice(printed));
-      printed = text.length;
+    if (fs.existsSync(logFile)) {
+      const text = fs.readFileSync(logFile, 'utf8');
+      if (text.length > printed) {
+        process.stdout.write(text.slice(printed));
+        printed = text.length;
+        lastOutput = Date.now();
+      }
+    }
+    if (Date.now() - lastOutput >= QUIET_MS) {
+      // Say what the host is busy with: the test index.ts says is running, or the workbench loading.
+      const current = fs.existsSync(progressFile) ? fs.readFileSync(progressFile, 'utf8').trim() : '';
+      const since = Math.round((Date.now() - started) / 1000);
+      console.log(`  … ${current ? `still in "${current}"` : 'VS Code is loading the workbench and the extension'} (${since} s into this window)`);
+      lastOutput = Date.now();
     }
   };
+  const started = Date.now();
   let bridgeBusy = false;
   const serveBridge = async () => {
     if (bridgeBusy) return;
@@ -130,6 +159,12 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl) {
     console.error(`integration suite "${run.kind}" exited 0 but reported no results`);
     return 1;
   }
+  // The matrix must run what it says: the host itself names its VS Code.
+  const inside = /\[gsd-integration\] inside VS Code (\S+)/.exec(report)?.[1];
+  if (target.vscode && inside && inside !== target.vscode) {
+    console.error(`integration suite "${run.kind}" ran inside VS Code ${inside}, not ${target.vscode} as code-server ${target.version} should`);
+    return 1;
+  }
   return code === 'timeout' ? 1 : code;
 }
 
@@ -154,6 +189,7 @@ async function answerWorkbenchRequest(page, kind, request) {
   await widenSideBar(page).catch(() => undefined);
   const safe = String(request.name).replace(/[^\w.-]+/g, '-');
   const shot = path.join(artifactsDir, `${kind}-${safe}.png`);
+  fs.mkdirSync(artifactsDir, { recursive: true });
   // Let the workbench finish rendering what the test just did.
   await page.waitForTimeout(600);
   await page.screenshot({ path: shot });
@@ -195,18 +231,59 @@ async function runWithElectron(runs) {
 
 async function main() {
   if (!fs.existsSync(testsPath)) throw new Error('dist/test/integration/index.js is missing: run `node esbuild.mjs` first');
-  fs.mkdirSync(artifactsDir, { recursive: true });
-  for (const old of fs.readdirSync(artifactsDir).filter((n) => n.startsWith('vscode-logs'))) fs.rmSync(path.join(artifactsDir, old), { recursive: true, force: true });
   const host = process.env.GSD_TEST_HOST || (process.env.VSCODE_EXECUTABLE_PATH ? 'electron' : 'code-server');
-  const { base, runs } = prepareWorkspaces();
-  try {
-    if (host === 'electron') return await runWithElectron(runs);
-    if (host === 'code-server') return await runWithCodeServer(runs);
-    throw new Error(`GSD_TEST_HOST must be code-server or electron, not "${host}"`);
-  } finally {
-    fs.rmSync(base, { recursive: true, force: true });
+  if (host !== 'electron' && host !== 'code-server') throw new Error(`GSD_TEST_HOST must be code-server or electron, not "${host}"`);
+  let targets = [{ version: undefined, vscode: undefined, role: 'desktop' }];
+  if (host === 'code-server') {
+    const { resolveMatrix } = await import('./versions.mjs');
+    const { cacheDir } = await import('./code-server-install.mjs');
+    targets = await resolveMatrix(process.env.GSD_CODE_SERVER_VERSION, cacheDir);
   }
+  const results = [];
+  for (const target of targets) {
+    // Everything of this run lives in one temporary folder, which also serves as TMPDIR for
+    // code-server, VS Code and chromium, and goes when the run ends: nothing is left in /tmp.
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-it-'));
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(base, 'tmp');
+    fs.mkdirSync(process.env.TMPDIR);
+    const removeBase = () => fs.rmSync(base, { recursive: true, force: true });
+    live.add(removeBase);
+    const started = Date.now();
+    if (target.version) {
+      artifactsDir = path.join(artifactsRoot, `vscode-${target.vscode}`);
+      console.log(`\n##### VS Code ${target.vscode} (code-server ${target.version}; ${target.role})`);
+    }
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    for (const old of fs.readdirSync(artifactsDir).filter((n) => n.startsWith('vscode-logs'))) fs.rmSync(path.join(artifactsDir, old), { recursive: true, force: true });
+    let code;
+    try {
+      const runs = prepareWorkspaces(base);
+      code = host === 'electron' ? await runWithElectron(runs) : await runWithCodeServer(runs, base, target);
+    } catch (error) {
+      console.error(`integration tests could not run${target.version ? ` on code-server ${target.version}` : ''}: ${error.message}`);
+      code = 1;
+    } finally {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      removeBase();
+      live.delete(removeBase);
+    }
+    results.push({ target, code, seconds: (Date.now() - started) / 1000 });
+  }
+  if (host === 'code-server') {
+    console.log('\nintegration matrix:');
+    for (const { target, code, seconds } of results) {
+      console.log(`  VS Code ${target.vscode} (code-server ${target.version}, ${target.role}): ${code === 0 ? 'passed' : 'FAILED'} in ${seconds.toFixed(0)} s`);
+    }
+  }
+  return results.every((r) => r.code === 0) ? 0 : 1;
 }
+
+onExitRequest(async (why) => {
+  console.error(`\nintegration tests stopped: ${why}`);
+  for (const stop of [...live].reverse()) await Promise.resolve(stop()).catch(() => undefined);
+});
 
 main().then(
   (code) => process.exit(code),

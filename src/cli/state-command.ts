@@ -5,6 +5,7 @@ import { locateProject } from '../core/locate-project';
 import { ProjectFiles } from '../core/project-files';
 import { NodeGsdStore } from '../core/gsd-store';
 import type { GSDState } from '../core/types';
+import { stateJson } from './state-json';
 
 export interface StateOptions {
   root: string;
@@ -26,7 +27,8 @@ function describe(state: GSDState): string {
     `milestone: ${ref(state.activeMilestone)}`,
     `slice:     ${ref(state.activeSlice)}`,
     `task:      ${ref(state.activeTask)}`,
-    `next:      ${state.nextAction}`,
+    // The default dispatch only: hooks (the review loop) may decide another unit, which `next` prints.
+    `default:   ${state.nextAction} (GSD's default dispatch; \`gsd-review next\` includes the hooks)`,
     `progress:  milestones ${state.progress.milestones.done}/${state.progress.milestones.total}, slices ${state.progress.slices.done}/${state.progress.slices.total}, tasks ${state.progress.tasks.done}/${state.progress.tasks.total}`,
   ];
   for (const b of state.blockers) lines.push(`blocker:   ${b}`);
@@ -36,6 +38,6 @@ function describe(state: GSDState): string {
 
 export function runStateCommand(options: StateOptions): number {
   const state = loadState(options.root, options.full);
-  process.stdout.write(options.json ? JSON.stringify(state, null, 2) + '\n' : describe(state));
+  process.stdout.write(options.json ? JSON.stringify(stateJson(state, options.full), null, 2) + '\n' : describe(state));
   return 0;
 }

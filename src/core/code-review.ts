@@ -1,7 +1,8 @@
 // `T01-CODE-REVIEW.md`, the review loop's own format (README, "Review files"):
 // frontmatter `task`, `cycle`, `verdict: approved | changes-requested`, then `## Issues` with
 // checkbox items; the unchecked ones are the open issues.
-import { fmString, parseFrontmatter } from './frontmatter';
+import { fmString, parseFrontmatter, type Frontmatter } from './frontmatter';
+import { readFrontmatter } from './gray-matter-frontmatter';
 import { findSection, sections, splitLines } from './markdown-sections';
 import type { Diagnostic, ReviewIssue, ReviewVerdict } from './types';
 
@@ -45,8 +46,17 @@ export function normaliseVerdict(raw: string | undefined): ReviewVerdict | null 
   return 'unknown';
 }
 
+/** A review as the full derive reads it (every review of every task): the hand-scanned frontmatter. */
 export function parseCodeReview(text: string, file: string): CodeReview {
-  const fm = parseFrontmatter(text, file);
+  return codeReviewOf(parseFrontmatter(text, file), file);
+}
+
+/** A review read on its own (the loop processing it, CodeLens, completion signals): gray-matter. */
+export function readCodeReview(text: string, file: string): CodeReview {
+  return codeReviewOf(readFrontmatter(text, file), file);
+}
+
+function codeReviewOf(fm: Frontmatter, file: string): CodeReview {
   const diagnostics = fm.diagnostics.slice();
   const lines = splitLines(fm.body);
   const issuesSection = findSection(sections(lines, fm.bodyStartLine), 'Issues');

@@ -16,6 +16,8 @@ export interface ContinueFile {
 }
 
 export function parseContinueFile(text: string, file: string): ContinueFile {
+  // Read by the derive (the active slice's, on every agent event): the hand-scanned path. Written
+  // with gray-matter (review-loop-provider.ts).
   const fm = parseFrontmatter(text, file);
   const all = sections(splitLines(fm.body), fm.bodyStartLine);
   const out: ContinueFile = { sections: {}, diagnostics: [...fm.diagnostics] };

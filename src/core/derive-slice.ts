@@ -190,6 +190,7 @@ function taskEntry(
     summaryFile: summaryFile ?? undefined,
     completedAt: s?.completedAt || undefined,
     verificationResult: s?.verificationResult || undefined,
+    oneLiner: s?.oneLiner || undefined,
   };
 }
 

@@ -226,6 +226,7 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
       status: statuses.get(p.id) ?? 'pending',
       dir: p.dir,
       dependsOn: p.dependsOn,
+      roadmapLoaded: p.depth === 'all',
       slices,
       progress: { done: slices.filter((s) => s.done).length, total: slices.length },
       extensions: p.extensions,

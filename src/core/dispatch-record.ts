@@ -2,6 +2,7 @@
 // (for `complete`) and recent history (for the loop guard and the panel).
 import * as path from 'node:path';
 import type { GsdStore } from './gsd-store';
+import { ensureRuntimeDir, runtimeDir } from './runtime-folder';
 import type { DispatchDecision } from './middleware';
 import type { Diagnostic } from './types';
 
@@ -21,9 +22,7 @@ const HISTORY_LIMIT = 50;
 /** The same unit decided this many times in a row with nothing changed is a loop. */
 export const LOOP_LIMIT = 3;
 
-export function runtimeDir(gsdDir: string): string {
-  return path.join(gsdDir, 'runtime', 'gsd-review-loop');
-}
+export { runtimeDir };
 
 export function dispatchLogFile(gsdDir: string): string {
   return path.join(runtimeDir(gsdDir), 'dispatch.json');
@@ -83,6 +82,7 @@ export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'un
 }
 
 export function writeDispatchLog(store: GsdStore, gsdDir: string, log: DispatchLog, previousText: string | null): void {
+  ensureRuntimeDir(gsdDir);
   const result = store.writeIfUnchanged(dispatchLogFile(gsdDir), JSON.stringify(log, null, 2) + '\n', previousText);
   if (result === 'conflict') throw new Error('another dispatch recorded a unit at the same time; run it again');
 }

@@ -121,6 +121,8 @@ export interface TaskEntry {
   planLine: number;
   completedAt?: string;
   verificationResult?: string;
+  /** The bold line under the summary's title: what the task did, in one sentence. */
+  oneLiner?: string;
   blockerDiscovered: boolean;
   pendingActions: PendingAction[];
   reviews: ReviewCycle[];
@@ -161,6 +163,8 @@ export interface MilestoneEntry {
   roadmapFile?: string;
   summaryFile?: string;
   dependsOn: string[];
+  /** Whether the roadmap was read (the lazy path reads only the active milestone's). */
+  roadmapLoaded: boolean;
   slices: SliceEntry[];
   progress: Progress;
   extensions: Record<string, unknown>;

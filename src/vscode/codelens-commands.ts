@@ -1,7 +1,7 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { parseCodeReview } from '../core/code-review';
+import { readCodeReview } from '../core/code-review';
 import { replanDecision } from '../core/default-dispatch';
 import { findUnit } from '../core/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
@@ -19,13 +19,13 @@ export function registerCodeLensCommands(
 ): vscode.Disposable[] {
   const unitOrWarn = (uri: vscode.Uri | undefined) => {
     const unit = uri ? unitOfFile(workspace, uri.fsPath) : null;
-    if (!unit) void vscode.window.showWarningMessage('GSD: this file is not a task summary or review of a GSD project in this workspace.');
+    if (!unit) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: this file is not a task summary or review of a GSD project in this workspace.'));
     return unit;
   };
   return [
     vscode.commands.registerCommand('gsd.replanSlice', async (uri?: vscode.Uri) => {
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('GSD: dispatching a replan is refused in an untrusted workspace.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('GSD: dispatching a replan is refused in an untrusted workspace.'));
         return undefined;
       }
       const unit = unitOrWarn(uri);
@@ -33,7 +33,7 @@ export function registerCodeLensCommands(
       const state = workspace.state(unit.handle);
       const { milestone, slice, task } = findUnit(state, unit.milestoneId, unit.sliceId, unit.taskId);
       if (!milestone || !slice) {
-        void vscode.window.showWarningMessage(`GSD: ${unit.milestoneId}/${unit.sliceId} is not in the project's roadmap.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t("GSD: {0}/{1} is not in the project's roadmap.", unit.milestoneId, unit.sliceId));
         return undefined;
       }
       const actions = (task?.pendingActions ?? []).map((a) => `- ${a.text}`).join('\n');
@@ -51,13 +51,13 @@ export function registerCodeLensCommands(
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const cycle = parseCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
+      const cycle = readCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
       const { task } = findUnit(workspace.state(unit.handle), unit.milestoneId, unit.sliceId, unit.taskId);
       const reviews = task?.reviews ?? [];
       const current = reviews.find((r) => r.cycle === cycle);
       const previous = [...reviews].reverse().find((r) => cycle !== null && r.cycle < cycle);
       if (!current || !previous) {
-        void vscode.window.showInformationMessage(`GSD: no earlier review cycle of ${unit.taskId} to compare with.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no earlier review cycle of {0} to compare with.', unit.taskId));
         return;
       }
       await compareCycles(unit.taskId, previous, current);

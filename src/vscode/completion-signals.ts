@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { currentDispatch } from '../core/dispatch';
 import type { DispatchRecord } from '../core/dispatch-record';
-import { parseCodeReview } from '../core/code-review';
+import { readCodeReview } from '../core/code-review';
 import { findUnit } from '../core/find-unit';
 import type { GSDState } from '../core/types';
 import type { GsdWorkspace, ProjectChange } from './gsd-workspace';
@@ -51,7 +51,7 @@ export function signalled(file: string, record: DispatchRecord): boolean {
   }
   if (stat.mtimeMs < Date.parse(record.dispatchedAt) - 1000) return false;
   if (record.unitType !== 'review-task') return true;
-  const review = parseCodeReview(fs.readFileSync(file, 'utf8'), file);
+  const review = readCodeReview(fs.readFileSync(file, 'utf8'), file);
   return review.wellFormed && review.cycle === record.data?.cycle;
 }
 

@@ -4,8 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { runtimeDir } from '../core/dispatch-record';
+import { ensureRuntimeDir } from '../core/runtime-folder';
 import type { DispatchDecision } from '../core/middleware';
+import { promptDocuments } from './prompt-documents';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';
 
@@ -33,7 +34,7 @@ export function renderCommand(template: string, promptFile: string, platform = p
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {
-  const dir = path.join(runtimeDir(gsdDir), 'prompts');
+  const dir = path.join(ensureRuntimeDir(gsdDir), 'prompts');
   fs.mkdirSync(dir, { recursive: true });
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const file = path.join(dir, `${stamp}-${decision.unitType}-${decision.unitId.replace(/\//g, '-')}.md`);
@@ -50,12 +51,9 @@ export async function chatAvailable(): Promise<boolean> {
 }
 
 async function toEditor(decision: DispatchDecision): Promise<TargetResult> {
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: decision.prompt });
+  // Read-only: closing it never asks to save. Copying it is offered by the dispatch's one notification.
+  const document = await vscode.workspace.openTextDocument(promptDocuments.add(decision));
   await vscode.window.showTextDocument(document, { preview: false });
-  // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
-  void vscode.window.showInformationMessage(`GSD: the ${decision.unitType} prompt for ${decision.unitId} is open in a new editor.`, 'Copy prompt').then((choice) => {
-    if (choice === 'Copy prompt') void vscode.env.clipboard.writeText(decision.prompt);
-  });
   return { target: 'editor', document };
 }
 

@@ -4,18 +4,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BUILTIN_HOOKS } from '../builtin-hooks';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
 import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch';
 import { locateProject, type GsdProject } from '../core/locate-project';
 import { StateIndex } from '../core/state-index';
 import { stateChanges, type StateChanges } from '../core/state-changes';
 import type { GSDState } from '../core/types';
+import { dispatchOptions } from './dispatch-options';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
   readonly project: GsdProject;
   readonly index: StateIndex;
+}
+
+/** The unit GSD: Next Unit would dispatch changed (or was worked out for the first time). */
+export interface NextUnitChange {
+  handle: ProjectHandle;
+  /** Unit ids (`M001/S01/T01`, `M001/S01`, `M001`) before and after; null when none. */
+  before: string | null;
+  after: string | null;
 }
 
 export interface ProjectChange {
@@ -33,6 +41,9 @@ interface Watched {
   last: GSDState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
+  /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
+  next: DispatchOutcome | undefined;
+  nextVersion: number;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
@@ -40,13 +51,16 @@ export class GsdWorkspace implements vscode.Disposable {
   private readonly projectsChanged = new vscode.EventEmitter<void>();
   private readonly stateChanged = new vscode.EventEmitter<ProjectChange>();
   private readonly hookLogged = new vscode.EventEmitter<ProjectHandle>();
+  private readonly nextUnitChanged = new vscode.EventEmitter<NextUnitChange>();
+  /** The unit GSD: Next Unit would dispatch was worked out again (after a change). */
+  readonly onDidChangeNextUnit = this.nextUnitChanged.event;
   /** An agent hook ran in a project (its log under `.gsd/runtime/` grew). */
   readonly onDidLogHookEvent = this.hookLogged.event;
   /** The set of projects changed (folders added or removed, `.gsd` created or deleted). */
   readonly onDidChangeProjects = this.projectsChanged.event;
   /** A project's derived state changed, with which units. */
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged, this.hookLogged];
+  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged, this.hookLogged, this.nextUnitChanged];
   private folderWatchers: vscode.FileSystemWatcher[] = [];
 
   constructor(
@@ -108,7 +122,7 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog) };
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0 };
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
     watcher.onDidChange(onPath);
@@ -158,7 +172,41 @@ export class GsdWorkspace implements vscode.Disposable {
 
   /** What GSD: Next Unit would dispatch now, hooks included, without writing anything. */
   preview(handle: ProjectHandle): Promise<DispatchOutcome> {
-    return dispatchNextUnit({ root: handle.project.root, builtins: BUILTIN_HOOKS, trusted: vscode.workspace.isTrusted });
+    return dispatchNextUnit(dispatchOptions(handle, this.log, true));
+  }
+
+  /**
+   * The unit GSD: Next Unit would dispatch, as last worked out (undefined before the first time).
+   * The panel's "next" and the status bar show this, never the default dispatch alone: a hook (the
+   * review loop) may decide another unit than the active task.
+   */
+  nextUnit(handle: ProjectHandle): DispatchOutcome | undefined {
+    return this.watched.find((x) => x.handle === handle)?.next;
+  }
+
+  /** Works out the next unit again for every project; announces the ones that changed. */
+  async updateNextUnits(): Promise<void> {
+    await Promise.all(this.watched.map((w) => this.updateNextUnit(w)));
+  }
+
+  private async updateNextUnit(w: Watched): Promise<void> {
+    const version = ++w.nextVersion;
+    let next: DispatchOutcome;
+    try {
+      next = await this.preview(w.handle);
+    } catch (error) {
+      this.log.warn(`could not work out the next unit: ${(error as Error).message}`);
+      if (version !== w.nextVersion) return;
+      // Shown as unknown (status bar warning, no "next" mark), never as the previous answer.
+      const stale = w.next;
+      w.next = undefined;
+      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
+      return;
+    }
+    if (version !== w.nextVersion || !this.watched.includes(w)) return;
+    const before = w.next;
+    w.next = next;
+    this.nextUnitChanged.fire({ handle: w.handle, before: before?.decision?.unitId ?? null, after: next.decision?.unitId ?? null });
   }
 
   /** Re-reads everything (the Refresh command). */

@@ -4,7 +4,7 @@
 // cycle". The document selector keeps the provider from running on any other file.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseCodeReview } from '../core/code-review';
+import { readCodeReview } from '../core/code-review';
 import { parseFrontmatter } from '../core/frontmatter';
 import { classifyGsdPath, milestoneIdFromDir } from '../core/gsd-layout';
 import { sectionNamed } from '../core/markdown-sections';
@@ -71,21 +71,21 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     const args = [document.uri];
     const lenses = [
       new vscode.CodeLens(range, {
-        title: `$(checklist) ${actions.length} pending action${actions.length === 1 ? '' : 's'}`,
+        title: `$(checklist) ${actions.length === 1 ? vscode.l10n.t('1 pending action') : vscode.l10n.t('{0} pending actions', actions.length)}`,
         command: '',
-        tooltip: actions.map((a) => `• ${a.text}`).join('\n') || 'No "Pending actions:" list under Known Issues',
+        tooltip: actions.map((a) => `• ${a.text}`).join('\n') || vscode.l10n.t('No "Pending actions:" list under Known Issues'),
       }),
     ];
     // Dispatching writes and runs things: not offered in an untrusted workspace.
     if (vscode.workspace.isTrusted) {
-      lenses.push(new vscode.CodeLens(range, { title: 'Replan slice', command: 'gsd.replanSlice', arguments: args, tooltip: `Dispatch replan-slice for ${unit.milestoneId}/${unit.sliceId} because of ${unit.taskId}'s pending actions` }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: 'gsd.replanSlice', arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
     }
-    lenses.push(new vscode.CodeLens(range, { title: 'Show in review panel', command: 'gsd.showInPanel', arguments: args }));
+    lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: args }));
     return lenses;
   }
 
   private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
-    const review = parseCodeReview(text, document.uri.fsPath);
+    const review = readCodeReview(text, document.uri.fsPath);
     const lines = text.split(/\r?\n/);
     const headingLine = Math.max(0, lines.findIndex((l) => /^#\s/.test(l)));
     const range = new vscode.Range(headingLine, 0, headingLine, 0);
@@ -94,12 +94,12 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     const open = review.openIssues.length;
     const lenses = [
       new vscode.CodeLens(range, {
-        title: `Cycle ${cycle} of ${max} · ${open} open issue${open === 1 ? '' : 's'}${review.verdict ? ` · ${review.verdict}` : ''}`,
+        title: [vscode.l10n.t('Cycle {0} of {1}', cycle, max), open === 1 ? vscode.l10n.t('1 open issue') : vscode.l10n.t('{0} open issues', open), review.verdict ?? ''].filter(Boolean).join(' · '),
         command: '',
       }),
     ];
     if (typeof review.cycle === 'number' && review.cycle > 1) {
-      lenses.push(new vscode.CodeLens(range, { title: 'Compare with previous cycle', command: 'gsd.compareReviewFile', arguments: [document.uri] }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Compare with previous cycle'), command: 'gsd.compareReviewFile', arguments: [document.uri] }));
     }
     return lenses;
   }

@@ -2,11 +2,11 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BUILTIN_HOOKS } from '../builtin-hooks';
 import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch';
 import type { DispatchDecision } from '../core/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
-import { dirtyDocumentsUnder, EditorAwareStore, UnsavedChangesError } from './editor-aware-store';
+import { dispatchOptions } from './dispatch-options';
+import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export interface NextUnitResult {
@@ -25,7 +25,7 @@ export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): P
   if (projects.length <= 1) return projects[0];
   const picked = await vscode.window.showQuickPick(
     projects.map((p) => ({ label: p.folder.name, description: p.project.root, handle: p })),
-    { placeHolder: 'Dispatch the next unit of which GSD project?' },
+    { placeHolder: vscode.l10n.t('Dispatch the next unit of which GSD project?') },
   );
   return picked?.handle;
 }
@@ -35,14 +35,26 @@ function settings() {
   return { target: c.get<TargetName>('dispatch.target', 'chat'), terminalCommand: c.get<string>('dispatch.terminalCommand', 'claude -p "$(cat {promptFile})"') };
 }
 
-function coreOptions(handle: ProjectHandle, log: vscode.LogOutputChannel) {
-  return {
-    root: handle.project.root,
-    store: new EditorAwareStore(),
-    builtins: BUILTIN_HOOKS,
-    trusted: vscode.workspace.isTrusted,
-    log: { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) },
-  };
+const coreOptions = dispatchOptions;
+
+/**
+ * The one notification of a dispatch: what went where, why the configured target was not used
+ * (when it fell back), and for a prompt in an editor the button that copies it.
+ */
+function announce(decision: DispatchDecision, target: TargetResult, decidedBy?: string): void {
+  const sent = decidedBy
+    ? vscode.l10n.t('GSD: {0} {1} dispatched to {2} (decided by {3}).', decision.unitType, decision.unitId, target.target, decidedBy)
+    : vscode.l10n.t('GSD: {0} {1} dispatched to {2}.', decision.unitType, decision.unitId, target.target);
+  const text = target.note ? `${sent} ${target.note}` : sent;
+  if (target.target !== 'editor') {
+    void vscode.window.showInformationMessage(text);
+    return;
+  }
+  // The prompt usually goes on to an agent elsewhere: one click puts it on the clipboard.
+  const copy = vscode.l10n.t('Copy prompt');
+  void vscode.window.showInformationMessage(text, copy).then((choice) => {
+    if (choice === copy) void vscode.env.clipboard.writeText(decision.prompt);
+  });
 }
 
 /** Sends a decided unit to the target, then records it (committing hook state when `commit` runs the chain). */
@@ -54,22 +66,21 @@ async function deliver(
 ): Promise<{ outcome: DispatchOutcome; target: TargetResult }> {
   // Checked before anything is sent: a dispatch must not half-happen because a write is refused.
   const dirty = dirtyDocumentsUnder(handle.project.gsdDir);
-  if (dirty.length) throw new TargetRefused(`GSD: save or revert your unsaved GSD files first (${dirty.map((f) => path.basename(f)).join(', ')}); dispatching writes hook state into them.`);
+  if (dirty.length) throw new TargetRefused(vscode.l10n.t('GSD: save or revert your unsaved GSD files first ({0}); dispatching writes hook state into them.', dirty.map((f) => path.basename(f)).join(', ')));
   const s = settings();
   const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted });
   const outcome = await commit();
   if (outcome.decision && (outcome.decision.unitType !== decision.unitType || outcome.decision.unitId !== decision.unitId)) {
     log.warn(`the project changed while dispatching: recorded ${outcome.decision.unitType} ${outcome.decision.unitId} instead of ${decision.unitType} ${decision.unitId}`);
   }
-  log.info(`dispatched ${decision.unitType} ${decision.unitId} (decided by ${decision.source}) to ${target.target}${target.promptFile ? ` (${target.promptFile})` : ''}`);
-  if (target.note) void vscode.window.showInformationMessage(`GSD: ${target.note}`);
+  log.info(`dispatched ${decision.unitType} ${decision.unitId} (decided by ${decision.source}) to ${target.target}${target.promptFile ? ` (${target.promptFile})` : ''}${target.note ? `: ${target.note}` : ''}`);
   return { outcome, target };
 }
 
 export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri): Promise<NextUnitResult | undefined> {
   const handle = await pickProject(workspace, hint);
   if (!handle) {
-    void vscode.window.showWarningMessage('GSD: no .gsd folder in this workspace.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
     return undefined;
   }
   workspace.flushAll();
@@ -79,12 +90,12 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   const d = preview.decision;
   if (!d) {
     const why = preview.blocker ?? state.nextAction;
-    void vscode.window.showInformationMessage(`GSD (${preview.phase}): nothing to dispatch. ${why}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
     const { outcome, target } = await deliver(handle, d, log, () => dispatchNextUnit({ ...coreOptions(handle, log), apply: true }));
-    void vscode.window.showInformationMessage(`GSD: ${d.unitType} ${d.unitId} dispatched to ${target.target} (decided by ${d.source}).`);
+    announce(d, target, d.source);
     return { phase: preview.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
     if (error instanceof TargetRefused) {
@@ -99,7 +110,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   try {
     const { outcome, target } = await deliver(handle, unit, log, () => dispatchUnit(coreOptions(handle, log), unit));
-    void vscode.window.showInformationMessage(`GSD: ${unit.unitType} ${unit.unitId} dispatched to ${target.target}.`);
+    announce(unit, target);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
@@ -133,7 +144,7 @@ export class UnitCompleter {
           return null;
         }
         if (error instanceof UnsavedChangesError) {
-          void vscode.window.showWarningMessage(`GSD: could not complete the unit: ${error.message}`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('GSD: could not complete the unit: {0}', error.message));
           return null;
         }
         throw error;
@@ -153,7 +164,7 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       const handle = await pickProject(workspace);
       if (!handle) return null;
       const out = await completer.complete(handle, 'GSD: Complete Unit');
-      void vscode.window.showInformationMessage(out ? `GSD: ${out.result.unitType} ${out.result.unitId} completed.` : 'GSD: no dispatched unit is waiting to be completed.');
+      void vscode.window.showInformationMessage(out ? vscode.l10n.t('GSD: {0} {1} completed.', out.result.unitType, out.result.unitId) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
       return out;
     }),
   ];

@@ -13,7 +13,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
       const current = node?.review();
       const previous = node?.previous();
       if (!node || !current || !previous) {
-        void vscode.window.showInformationMessage('GSD: pick a review cycle after the first one to compare it with the cycle before.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: pick a review cycle after the first one to compare it with the cycle before.'));
         return;
       }
       await compareCycles(node.task.tid, previous, current);
@@ -21,7 +21,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
     vscode.commands.registerCommand('gsd.openReview', async (node?: ReviewCycleNode | TaskNode) => {
       const review = node instanceof ReviewCycleNode ? node.review() : node instanceof TaskNode ? node.task()?.reviews.at(-1) : undefined;
       if (!review) {
-        void vscode.window.showInformationMessage('GSD: this task has no review yet.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this task has no review yet.'));
         return;
       }
       await vscode.window.showTextDocument(vscode.Uri.file(review.file), { preview: true });

@@ -8,6 +8,7 @@ import { findUnit } from '../core/find-unit';
 import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
 import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { presentTask, type NextUnitRef } from './task-presentation';
 
 export interface NodeFactory {
   /** The cached node for `id` (made once), with its parent recorded for TreeView.reveal. */
@@ -47,7 +48,7 @@ function icon(status: string): vscode.ThemeIcon {
 export function openAt(file: string, line?: number): vscode.Command {
   const args: unknown[] = [vscode.Uri.file(file)];
   if (line) args.push({ selection: new vscode.Range(line - 1, 0, line - 1, 0) } satisfies vscode.TextDocumentShowOptions);
-  return { command: 'vscode.open', title: 'Open', arguments: args };
+  return { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: args };
 }
 
 function md(text: string): vscode.MarkdownString {
@@ -60,6 +61,20 @@ const base = (handle: ProjectHandle) => `gsd:${handle.project.gsdDir}`;
 
 function stateOf(c: Ctx): GSDState {
   return c.workspace.state(c.handle);
+}
+
+/** The unit GSD: Next Unit would dispatch (hooks included), as the status bar shows it. */
+function nextDecision(c: Ctx): NextUnitRef | null {
+  return c.workspace.nextUnit(c.handle)?.decision ?? null;
+}
+
+/** A slice or milestone that is the next unit: "next" in its label, before the title. */
+function markNext(item: vscode.TreeItem, c: Ctx, unitId: string, id: string, title: string): void {
+  const next = nextDecision(c);
+  if (next?.unitId !== unitId) return;
+  item.label = `${id} · ${vscode.l10n.t('next')}`;
+  item.description = [title, typeof item.description === 'string' ? item.description : ''].filter(Boolean).join(' · ');
+  item.tooltip = md(`${typeof item.tooltip === 'object' ? (item.tooltip as vscode.MarkdownString).value : ''}\n\n${vscode.l10n.t('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source)}`);
 }
 
 function findMilestone(c: Ctx, mid: string): MilestoneEntry | null {
@@ -83,8 +98,9 @@ export class ProjectNode extends PanelNode {
     const item = new vscode.TreeItem(this.c.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('root-folder');
-    item.description = `${s.phase}${s.activeTask ? ` · ${s.activeTask.id}` : ''}`;
-    item.tooltip = md(`**${this.c.handle.project.root}**\n\nPhase \`${s.phase}\`. ${s.nextAction}`);
+    const next = nextDecision(this.c);
+    item.description = next ? vscode.l10n.t('next: {0} {1} · {2}', next.unitType, next.unitId.split('/').pop() ?? '', s.phase) : s.phase;
+    item.tooltip = md(`**${this.c.handle.project.root}**\n\n${vscode.l10n.t('Phase `{0}`. {1}', s.phase, s.nextAction)}`);
     item.contextValue = 'gsd.project';
     item.resourceUri = vscode.Uri.file(this.c.handle.project.gsdDir);
     return item;
@@ -113,11 +129,11 @@ export class HookEventsNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const last = readHookLog(this.c.handle.project.gsdDir, 1)[0];
-    const item = new vscode.TreeItem('Recent hook events', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(vscode.l10n.t('Recent hook events'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('plug');
-    item.description = last ? `last: ${last.event} ${new Date(last.at).toLocaleTimeString()}` : '';
-    item.tooltip = md('Calls of `gsd-review hook` by the agent (VS Code agent hooks or Claude Code hooks), newest first.');
+    item.description = last ? vscode.l10n.t('last: {0} {1}', last.event, new Date(last.at).toLocaleTimeString()) : '';
+    item.tooltip = md(vscode.l10n.t('Calls of `gsd-review hook` by the agent (VS Code agent hooks or Claude Code hooks), newest first.'));
     item.contextValue = 'gsd.hookEvents';
     return item;
   }
@@ -143,7 +159,7 @@ export class HookEventNode extends PanelNode {
     const blocked = /^(deny|block)/.test(e.answer);
     item.iconPath = new vscode.ThemeIcon(e.answer === 'error' ? 'error' : blocked ? 'debug-stop' : 'pass', new vscode.ThemeColor(e.answer === 'error' ? 'errorForeground' : blocked ? 'problemsWarningIcon.foreground' : 'descriptionForeground'));
     item.description = `${new Date(e.at).toLocaleTimeString()} · ${e.ms} ms`;
-    item.tooltip = md(`**${e.event}** at ${e.at} (session \`${e.sessionId}\`)\n\nAnswer: ${e.answer}${e.error ? `\n\nError: ${e.error}` : ''}${e.notes?.length ? `\n\n${e.notes.map((n) => `- ${n}`).join('\n')}` : ''}`);
+    item.tooltip = md(`${vscode.l10n.t('**{0}** at {1} (session `{2}`)', e.event, e.at, e.sessionId)}\n\n${vscode.l10n.t('Answer: {0}', e.answer)}${e.error ? `\n\n${vscode.l10n.t('Error: {0}', e.error)}` : ''}${e.notes?.length ? `\n\n${e.notes.map((n) => `- ${n}`).join('\n')}` : ''}`);
     return item;
   }
 }
@@ -156,11 +172,11 @@ export class PendingGroupNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const n = stateOf(this.c).pendingActions.length;
-    const item = new vscode.TreeItem('Pending actions', vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(vscode.l10n.t('Pending actions'), vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.description = String(n);
     item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    item.tooltip = md('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.');
+    item.tooltip = md(vscode.l10n.t('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.'));
     item.contextValue = 'gsd.pendingGroup';
     return item;
   }
@@ -191,8 +207,8 @@ export class PendingActionNode extends PanelNode {
     const item = new vscode.TreeItem(a.text, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : `from ${a.source}`;
-    item.tooltip = md(`**Pending action** of ${a.taskId} (${a.source === 'summary' ? 'task summary' : a.source})\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
+    item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : vscode.l10n.t('from {0}', a.source);
+    item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, a.source === 'summary' ? vscode.l10n.t('task summary') : a.source)}\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
     item.command = openAt(a.file, a.line);
     item.contextValue = 'gsd.pendingAction';
     item.resourceUri = vscode.Uri.file(a.file);
@@ -215,8 +231,9 @@ export class MilestoneNode extends PanelNode {
     item.id = this.id;
     if (!m) return item;
     item.iconPath = icon(m.status);
-    item.description = m.slices.length ? `${m.progress.done}/${m.progress.total} slices` : m.status;
-    item.tooltip = md(`**${m.id}: ${m.title}**\n\nStatus: ${m.status}${m.dependsOn.length ? `\n\nDepends on ${m.dependsOn.join(', ')}` : ''}`);
+    item.description = m.slices.length ? vscode.l10n.t('{0}/{1} slices', m.progress.done, m.progress.total) : m.status;
+    item.tooltip = md(`**${m.id}: ${m.title}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
+    markNext(item, this.c, m.id, m.id, m.title);
     item.contextValue = `gsd.milestone.${m.status}`;
     if (m.roadmapFile) {
       item.command = openAt(m.roadmapFile);
@@ -250,8 +267,9 @@ export class SliceNode extends PanelNode {
     item.id = this.id;
     if (!s) return item;
     item.iconPath = icon(s.status);
-    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${s.risk} risk` : ''}` : s.done ? '' : 'not planned';
-    item.tooltip = md(`**${s.id}: ${s.title}**\n\nStatus: ${s.status}${s.demo ? `\n\nAfter this: ${s.demo}` : ''}${s.depends.length ? `\n\nDepends on ${s.depends.join(', ')}` : ''}`);
+    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${vscode.l10n.t('{0} risk', s.risk)}` : ''}` : s.done ? '' : vscode.l10n.t('not planned');
+    item.tooltip = md(`**${s.id}: ${s.title}**\n\n${vscode.l10n.t('Status: {0}', s.status)}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
+    markNext(item, this.c, `${this.mid}/${s.id}`, s.id, s.title);
     item.contextValue = `gsd.slice.${s.status}`;
     if (s.planFile) {
       item.command = openAt(s.planFile);
@@ -282,21 +300,14 @@ export class TaskNode extends PanelNode {
     const t = this.task();
     const review = taskState(t?.extensions[REVIEW_LOOP]);
     const hasChildren = !!t && (t.reviews.length > 0 || t.pendingActions.length > 0 || !!review.activeReview);
-    const item = new vscode.TreeItem(`${this.tid}: ${t?.title ?? ''}`, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(this.tid, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!t) return item;
-    const active = stateOf(this.c).activeTask?.id === t.id && stateOf(this.c).activeSlice?.id === this.sid;
     item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : icon(t.status);
-    const bits = [t.estimate];
-    if (review.activeReview) bits.push(`review cycle ${review.activeReview.cycle}: ${review.activeReview.status === 'fixing' ? 'fixing' : 'in review'}`);
-    else if (review.outcome) bits.push(review.outcome.passed ? `passed in ${review.outcome.cycles}` : `failed after ${review.outcome.cycles}`);
-    if (t.pendingActions.length) bits.push(`${t.pendingActions.length} pending`);
-    if (active) bits.push('next');
-    item.description = bits.filter(Boolean).join(' · ');
-    item.tooltip = md(
-      `**${t.id}: ${t.title}**\n\nStatus: ${t.status}${t.verificationResult ? ` · verification ${t.verificationResult}` : ''}` +
-        `${t.completedAt ? `\n\nCompleted ${t.completedAt}` : ''}${t.files.length ? `\n\nFiles: ${t.files.map((f) => `\`${f}\``).join(', ')}` : ''}`,
-    );
+    const shown = presentTask(t, review, nextDecision(this.c), `${this.mid}/${this.sid}/${this.tid}`, vscode.l10n.t);
+    item.label = shown.label;
+    item.description = shown.description;
+    item.tooltip = md(shown.tooltip);
     item.contextValue = `gsd.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
     const file = t.summaryFile ?? t.planFile;
     if (file) {
@@ -336,13 +347,13 @@ export class ReviewCycleNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const r = this.review();
-    const item = new vscode.TreeItem(`Review cycle ${this.cycle}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Review cycle {0}', this.cycle), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!r) return item;
     item.iconPath = r.passed ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-    item.description = `${r.passed ? 'passed' : r.verdict === 'approved' ? 'approved with open issues' : 'changes requested'} · ${r.openIssues.length} open · ${r.resolvedIssues.length} resolved`;
+    item.description = vscode.l10n.t('{0} · {1} open · {2} resolved', r.passed ? vscode.l10n.t('passed') : r.verdict === 'approved' ? vscode.l10n.t('approved with open issues') : vscode.l10n.t('changes requested'), r.openIssues.length, r.resolvedIssues.length);
     const issues = r.openIssues.map((i) => `- ${i.severity ? `**${i.severity}** ` : ''}${i.location ? `\`${i.location}\` ` : ''}${i.text}`).join('\n');
-    item.tooltip = md(`**${this.task.tid} review, cycle ${r.cycle}**: ${r.verdict ?? 'no verdict'}\n\n${issues || 'No open issues.'}\n\n${path.basename(r.file)}`);
+    item.tooltip = md(`${vscode.l10n.t('**{0} review, cycle {1}**: {2}', this.task.tid, r.cycle, r.verdict ?? vscode.l10n.t('no verdict'))}\n\n${issues || vscode.l10n.t('No open issues.')}\n\n${path.basename(r.file)}`);
     item.command = openAt(r.file);
     item.resourceUri = vscode.Uri.file(r.file);
     item.contextValue = `gsd.reviewCycle${this.previous() ? '.hasPrevious' : ''}`;
@@ -360,10 +371,10 @@ export class ActiveReviewNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const a = taskState(this.task.task()?.extensions[REVIEW_LOOP]).activeReview;
-    const item = new vscode.TreeItem(a ? `Review cycle ${a.cycle}` : 'Review', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(a ? vscode.l10n.t('Review cycle {0}', a.cycle) : vscode.l10n.t('Review'), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('sync', new vscode.ThemeColor('charts.orange'));
-    item.description = a ? (a.status === 'fixing' ? 'fixing the open issues' : 'waiting for the review') : '';
+    item.description = a ? (a.status === 'fixing' ? vscode.l10n.t('fixing the open issues') : vscode.l10n.t('waiting for the review')) : '';
     item.contextValue = 'gsd.activeReview';
     return item;
   }

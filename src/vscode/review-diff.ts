@@ -43,7 +43,7 @@ export async function compareCycles(taskId: string, previous: ReviewCycle, curre
     'vscode.diff',
     reviewUri(taskId, previous),
     reviewUri(taskId, current),
-    `${taskId} review: cycle ${previous.cycle} ↔ cycle ${current.cycle}`,
+    vscode.l10n.t('{0} review: cycle {1} ↔ cycle {2}', taskId, previous.cycle, current.cycle),
     { preview: false },
   );
 }

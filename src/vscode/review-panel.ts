@@ -1,7 +1,7 @@
 // The review panel's TreeDataProvider: nodes are cached by id (one object per unit for the life of
 // the view), and a state change refreshes only the nodes of the units that changed.
 import * as vscode from 'vscode';
-import type { GsdWorkspace, ProjectChange, ProjectHandle } from './gsd-workspace';
+import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from './gsd-workspace';
 import { PanelNode, ProjectNode, projectChildren, type NodeFactory } from './panel-nodes';
 
 export interface PanelRefresh {
@@ -25,6 +25,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     this.subscriptions = [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
+      workspace.onDidChangeNextUnit((change) => this.refreshNext(change)),
       workspace.onDidLogHookEvent((handle) => {
         const group = this.cache.get(`gsd:${handle.project.gsdDir}#hooks`);
         // The group appears with the first event: that changes the top level.
@@ -122,6 +123,15 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const nodes = [...ids].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     if (nodes.length) this.changed.fire(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
+  }
+
+  /** The "next" mark moves with the unit GSD: Next Unit would dispatch: the old and new units' nodes. */
+  private refreshNext({ handle, before, after }: NextUnitChange): void {
+    const root = `gsd:${handle.project.gsdDir}`;
+    const ids = [root, ...[before, after].filter((u): u is string => u !== null).map((u) => `${root}/${u}`)];
+    const nodes = [...new Set(ids)].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    // Not announced on onDidRefresh, which reports refreshes for file changes only.
+    if (nodes.length) this.changed.fire(nodes);
   }
 
   dispose(): void {

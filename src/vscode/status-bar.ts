@@ -1,18 +1,17 @@
 // The status bar item: the project's phase and the unit GSD: Next Unit would dispatch (hooks
-// included, computed without writing anything). Click: GSD: Next Unit.
+// included, computed without writing anything, the same decision the panel marks "next").
+// Click: GSD: Next Unit.
 import * as vscode from 'vscode';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export class GsdStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('gsd.status', vscode.StatusBarAlignment.Left, 50);
-  private version = 0;
+  private readonly subscription: vscode.Disposable;
 
-  constructor(
-    private readonly workspace: GsdWorkspace,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
+  constructor(private readonly workspace: GsdWorkspace) {
     this.item.name = 'GSD';
     this.item.command = 'gsd.nextUnit';
+    this.subscription = workspace.onDidChangeNextUnit(() => this.render());
   }
 
   /** Text shown now, for tests. */
@@ -20,33 +19,38 @@ export class GsdStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** Works the next unit out again and shows it. */
   async update(): Promise<void> {
+    await this.workspace.updateNextUnits();
+    this.render();
+  }
+
+  private render(): void {
     const handle: ProjectHandle | undefined = this.workspace.list()[0];
     if (!handle) {
       this.item.hide();
       return;
     }
-    const v = ++this.version;
     const state = this.workspace.state(handle);
-    try {
-      const preview = await this.workspace.preview(handle);
-      if (v !== this.version) return;
-      const d = preview.decision;
-      this.item.text = d ? `$(checklist) GSD: ${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${state.phase}`;
-      this.item.tooltip = new vscode.MarkdownString(
-        d
-          ? `**Next unit:** \`${d.unitType}\` ${d.unitId} (decided by ${d.source})\n\nPhase \`${state.phase}\`. Click to dispatch it.`
-          : `Phase \`${state.phase}\`. ${preview.blocker ?? state.nextAction}`,
-      );
-    } catch (error) {
+    const preview = this.workspace.nextUnit(handle);
+    if (!preview) {
       this.item.text = `$(warning) GSD: ${state.phase}`;
-      this.item.tooltip = `Could not work out the next unit: ${(error as Error).message}`;
-      this.log.warn(`status bar: ${(error as Error).message}`);
+      this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
+      this.item.show();
+      return;
     }
+    const d = preview.decision;
+    this.item.text = d ? `$(checklist) GSD: ${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${state.phase}`;
+    this.item.tooltip = new vscode.MarkdownString(
+      d
+        ? vscode.l10n.t('**Next unit:** `{0}` {1} (decided by {2})\n\nPhase `{3}`. Click to dispatch it.', d.unitType, d.unitId, d.source, state.phase)
+        : vscode.l10n.t('Phase `{0}`. {1}', state.phase, preview.blocker ?? state.nextAction),
+    );
     this.item.show();
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.item.dispose();
   }
 }

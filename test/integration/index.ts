@@ -57,11 +57,14 @@ export async function run(): Promise<void> {
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) {
     mocha.addFile(path.join(dir, file));
   }
+  // The runner prints which test is running when the host has been quiet for a while.
+  const current = process.env.GSD_TEST_LOG_DIR ? path.join(process.env.GSD_TEST_LOG_DIR, `${kind}.current`) : undefined;
   await new Promise<void>((resolve, reject) => {
-    mocha.run((failures) => {
+    const runner = mocha.run((failures) => {
       write(`[gsd-integration] finished: ${failures} failed`);
       if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
       else resolve();
     });
+    if (current) runner.on('test', (test) => fs.writeFileSync(current, test.fullTitle()));
   });
 }

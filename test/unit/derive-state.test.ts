@@ -7,7 +7,7 @@ import { NodeGsdStore } from '../../src/core/gsd-store';
 import { locateProject } from '../../src/core/locate-project';
 import { ProjectFiles } from '../../src/core/project-files';
 import { decisionOf, fullState } from './helpers/state';
-import { copyFixture, SAMPLE_PROJECT, writeTree } from './helpers/gsd-tree';
+import { copyFixture, copySample, writeTree } from './helpers/gsd-tree';
 import { scenarios } from './helpers/scenarios';
 
 const roots = new Map<string, string>();
@@ -132,7 +132,7 @@ describe('deriveState: GSD default rules', () => {
   });
 
   it('derives the bundled sample project', () => {
-    const s = fullState(SAMPLE_PROJECT);
+    const s = fullState(copySample());
     assert.equal(s.phase, 'executing');
     assert.equal(s.activeMilestone?.id, 'M002-k7q2xz');
     assert.equal(s.activeTask?.id, 'T03');
@@ -147,7 +147,7 @@ describe('deriveState: GSD default rules', () => {
 describe('lazy and full reading agree', () => {
   const all = [...Object.keys(scenarios).map((n) => ({ name: n, root: () => scenario(n) })),
     { name: 'legacy-flight-sim fixture', root: () => copyFixture('legacy-flight-sim') },
-    { name: 'sample project', root: () => SAMPLE_PROJECT }];
+    { name: 'sample project', root: copySample }];
   for (const { name, root } of all) {
     it(`same decision on "${name}"`, () => {
       const r = root();
@@ -159,7 +159,7 @@ describe('lazy and full reading agree', () => {
   it('the lazy path reads what the status rules need, then the active milestone and slice only', () => {
     const files = new ProjectFiles(new NodeGsdStore());
     files.readPaths = [];
-    const project = locateProject(SAMPLE_PROJECT)!;
+    const project = locateProject(copySample())!;
     const lazy = deriveState(project, freshPartSource(files), { lazy: true });
     const activeSliceDir = path.join(project.gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02') + path.sep;
     const inSlices = files.readPaths.filter((p) => p.includes(`${path.sep}slices${path.sep}`));

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { CompositeHooksProvider } from '../composite-hooks-provider';
 import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, type DispatchOptions } from '../dispatch';
 import { runtimeDir } from '../dispatch-record';
+import { ensureRuntimeDir } from '../runtime-folder';
 import { deriveStateLazy } from '../derive-state';
 import { loadConfiguredHooks, type BuiltinHook } from '../hook-loader';
 import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks-provider';
@@ -92,6 +93,7 @@ function makeHost(
     runtimeGet: <T>(key: string) => readRuntime().data[key] as T | undefined,
     runtimeSet: (key, value) => {
       const { text, data } = readRuntime();
+      ensureRuntimeDir(project.gsdDir);
       store.writeIfUnchanged(runtimeFile, JSON.stringify({ ...data, [key]: value }, null, 2) + '\n', text);
     },
     options: hookOptions,

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runtimeDir } from '../dispatch-record';
+import { ensureRuntimeDir } from '../runtime-folder';
 
 export interface HookLogEntry {
   at: string;
@@ -25,7 +26,7 @@ export function hookLogFile(gsdDir: string): string {
 export function appendHookLog(gsdDir: string, entry: HookLogEntry): void {
   const file = hookLogFile(gsdDir);
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    ensureRuntimeDir(gsdDir);
     fs.appendFileSync(file, JSON.stringify(entry) + '\n');
     if (fs.statSync(file).size > MAX_BYTES) {
       const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');

@@ -11,8 +11,13 @@ describe('in a multi-root workspace', () => {
     assert.deepEqual(api.workspace.list().map((p) => p.folder.name), ['ledgerline', 'flight-sim']);
     const roots = api.panel.getChildren();
     assert.deepEqual(roots.map((n) => labelOf(api.panel.getTreeItem(n))), ['ledgerline', 'flight-sim']);
-    assert.equal(api.panel.getTreeItem(roots[0]).description, 'executing · T03');
-    assert.equal(api.panel.getTreeItem(roots[1]).description, 'executing · T01');
+    // Each root names the unit GSD: Next Unit would dispatch there (hooks included), as the status bar does.
+    await api.statusBar.update();
+    const nextOf = async (i: number) => (await api.workspace.preview(api.workspace.list()[i])).decision!;
+    const [a, b] = [await nextOf(0), await nextOf(1)];
+    assert.deepEqual([a.unitType, a.unitId], ['fix-task', 'M002-k7q2xz/S02/T02']);
+    assert.equal(api.panel.getTreeItem(roots[0]).description, 'next: fix-task T02 · executing');
+    assert.equal(api.panel.getTreeItem(roots[1]).description, `next: ${b.unitType} ${b.unitId.split('/').pop()} · executing`);
     assert.deepEqual(api.panel.getChildren(roots[1]).map((n) => labelOf(api.panel.getTreeItem(n))), ['Pending actions', 'M001: Flight simulator']);
     const ids = new Set([...roots, ...roots.flatMap((r) => api.panel.getChildren(r))].map((n) => api.panel.getTreeItem(n).id));
     assert.equal(ids.size, 2 + 4 + 2, 'tree item ids must be unique across projects');

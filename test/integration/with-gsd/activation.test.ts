@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 
 describe('in a workspace with .gsd', () => {
@@ -37,13 +38,19 @@ describe('in a workspace with .gsd', () => {
 
   it('shows the panel in the real workbench', async function () {
     await vscode.commands.executeCommand('workbench.view.extension.gsd');
-    const view = await captureWorkbench('gsd-panel', ['M002-k7q2xz: Categorisation rules', 'S02: Rule editor commands', 'T03: rule list with match counts']);
+    const api = await activateExtension();
+    await api.statusBar.update();
+    // The state that matters leads each task row, so the default sidebar width does not cut it off.
+    const view = await captureWorkbench('gsd-panel', ['M002-k7q2xz: Categorisation rules', 'S02: Rule editor commands', 'T02 · next · cycle 2: fixing', 'T01 · passed in 3']);
     if (!view) return this.skip();
-    assert.deepEqual(Object.values(view.seen), [true, true, true], JSON.stringify(view.seen));
+    assert.deepEqual(Object.values(view.seen), [true, true, true, true], JSON.stringify(view.seen));
   });
 
-  it('answers GSD: Next Unit from the shared core', async () => {
-    const result = await vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsd.nextUnit');
+  it('answers GSD: Next Unit from the shared core, with one notification', async () => {
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsd.nextUnit'));
+    assert.equal(messages.length, 1, messages.join('\n'));
+    assert.match(messages[0], /^GSD: fix-task M002-k7q2xz\/S02\/T02 dispatched to /);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(result.phase, 'executing');
     assert.match(result.nextAction, /T03/);
     // The status bar names the unit the hooks would dispatch: the review loop's fix of T02.

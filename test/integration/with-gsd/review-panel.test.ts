@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel-nodes';
 import type { PanelRefresh } from '../../../src/vscode/review-panel';
-import { activateExtension, labelOf } from '../helpers/extension';
+import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 
 const M2 = 'M002-k7q2xz';
@@ -26,7 +27,7 @@ describe('review panel', () => {
     return found;
   };
   const s02 = () => child(root(/^M002/), /^S02/);
-  const task = (id: string) => child(s02(), new RegExp(`^${id}:`));
+  const task = (id: string) => child(s02(), new RegExp(`^${id}\\b`));
   /** Resolves with the next refresh of the panel, and how long after `since` it came. */
   const nextRefresh = (since: number) =>
     new Promise<PanelRefresh & { ms: number }>((resolve) => {
@@ -40,6 +41,8 @@ describe('review panel', () => {
     api = await activateExtension();
     gsd = api.workspace.list()[0].project.gsdDir;
     tasks = path.join(gsd, 'milestones', M2, 'slices', 'S02', 'tasks');
+    // The "next" mark comes from the same decision as GSD: Next Unit, worked out asynchronously.
+    await api.statusBar.update();
   });
 
   it('shows milestones, slices and tasks with status icons, progress and stable ids', () => {
@@ -58,9 +61,41 @@ describe('review panel', () => {
     ]);
     const t03 = item(task('T03'));
     assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
-    assert.equal(t03.description, '30m · next');
+    // The default dispatch's active task, but not what GSD: Next Unit dispatches: not "next".
+    assert.equal(labelOf(t03), 'T03');
+    assert.equal(t03.description, 'rule list with match counts · 30m');
     // The same node object and id on every call: expansion and selection survive refreshes.
     assert.equal(task('T03'), task('T03'));
+  });
+
+  it('marks "next" on exactly the unit GSD: Next Unit dispatches and the status bar names (hooks included)', async () => {
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    // What the command-line tool, a separate process over the same core, decides now.
+    const decided = JSON.parse(execFileSync(process.execPath, [cli, 'next', '--json', '--root', path.dirname(gsd)], { encoding: 'utf8' }));
+    assert.deepEqual([decided.unitType, decided.unitId, decided.source], ['fix-task', `${M2}/S02/T02`, 'review-loop']);
+    const marked: string[] = [];
+    const walk = (nodes: PanelNode[]) => {
+      for (const n of nodes) {
+        if (/ · next\b/.test(labelOf(item(n)))) marked.push(n.id);
+        walk(api.panel.getChildren(n));
+      }
+    };
+    walk(api.panel.getChildren());
+    assert.deepEqual(marked, [`gsd:${gsd}/${decided.unitId}`]);
+    assert.match(api.statusBar.text, /GSD: fix-task T02$/);
+    assert.equal(labelOf(item(task('T02'))), 'T02 · next · cycle 2: fixing · 2 pending');
+  });
+
+  it('a task\'s tooltip tells its review: cycle and status, open issues, pending actions, the summary\'s one-liner', () => {
+    const tip = item(task('T02')).tooltip;
+    assert.ok(tip instanceof vscode.MarkdownString);
+    const text = tip.value;
+    assert.match(text, /\*\*Review cycle 2:\*\* fixing the issues of the last review/);
+    assert.match(text, /\*\*Next unit:\*\* `fix-task` \(decided by review-loop\)/);
+    assert.match(text, /\*\*Open issues\*\* \(review cycle 1\):\n- \*\*major\*\* `src\/rules-file\.ts:57` The temporary file/);
+    assert.match(text, /\*\*Pending actions\*\* \(2\):\n- Keep CRLF line endings/);
+    assert.match(text, /edit rules\.yaml and keep the user's comments\./);
+    assert.match((item(task('T01')).tooltip as vscode.MarkdownString).value, /\*\*Review:\*\* passed in 3 cycles/);
   });
 
   it('lists a task\'s review cycles with open and resolved counts, and its pending actions', () => {
@@ -70,7 +105,8 @@ describe('review panel', () => {
       ['Review cycle 2', 'changes requested · 1 open · 2 resolved', 'gsd.reviewCycle.hasPrevious'],
       ['Review cycle 3', 'passed · 0 open · 3 resolved', 'gsd.reviewCycle.hasPrevious'],
     ]);
-    assert.equal(item(task('T01')).description, '45m · passed in 3');
+    assert.equal(labelOf(item(task('T01'))), 'T01 · passed in 3');
+    assert.equal(item(task('T01')).description, 'Parse and validate rule patterns · 45m');
     const t02 = api.panel.getChildren(task('T02')).map((n) => [labelOf(item(n)), item(n).description]);
     assert.deepEqual(t02, [
       ['Review cycle 1', 'changes requested · 2 open · 0 resolved'],

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
 import { activateExtension, EXTENSION_ID } from '../helpers/extension';
+import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 
 const M2 = 'M002-k7q2xz';
@@ -51,11 +52,28 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   it('dispatches the unit the CLI names, to a new editor whose text is the prompt', async function () {
     await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
     const expected = cliNext();
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    // What the panel marks "next" and the status bar names before the click.
+    await api.statusBar.update();
+    const shownNext = api.workspace.nextUnit(api.workspace.list()[0])!.decision!;
+    const statusText = api.statusBar.text;
+    // Earlier dispatches' notifications go, so the screenshot shows this click's one.
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'));
+    const result = r!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source], [expected.unitType, expected.unitId, expected.source]);
+    assert.deepEqual([shownNext.unitType, shownNext.unitId], [d.unitType, d.unitId]);
+    assert.ok(statusText.endsWith(`${d.unitType} ${d.unitId.split('/').pop()}`), statusText);
+    // One notification for the click, saying what went where.
+    assert.deepEqual(messages, [`GSD: ${d.unitType} ${d.unitId} dispatched to editor (decided by ${d.source}).`]);
     assert.equal(result.target!.target, 'editor');
-    assert.equal(result.target!.document!.getText(), expected.prompt);
+    const doc = result.target!.document!;
+    assert.equal(doc.getText(), expected.prompt);
+    // A read-only virtual document: closing it never asks to save.
+    assert.equal(doc.uri.scheme, 'gsd-prompt');
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false);
+    assert.equal(doc.languageId, 'markdown');
     assert.equal(result.outcome!.applied, true);
     const view = await captureWorkbench('dispatch-result', ['Fix the issues the reviewer found in task T02']);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

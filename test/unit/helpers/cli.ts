@@ -17,10 +17,11 @@ export async function buildCli(): Promise<string> {
   // The same layout as dist/: the launcher, the CLI it starts, and yaml in its own bundle beside it.
   const plugins = (await import(pathToFileURL(path.join(repo, 'scripts', 'esbuild-plugins.mjs')).href)) as {
     separateYaml: esbuild.Plugin;
+    grayMatterOwnYaml: esbuild.Plugin;
     vendorYamlBuild(outfile: string): esbuild.BuildOptions;
   };
   const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'error' } as const;
-  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, 'cli-main.js'), plugins: [plugins.separateYaml] });
+  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, 'cli-main.js'), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli-launcher.ts')], outfile: out });
   await esbuild.build({ ...plugins.vendorYamlBuild(path.join(dir, 'vendor-yaml.js')), absWorkingDir: repo, logLevel: 'error' });
   built = out;

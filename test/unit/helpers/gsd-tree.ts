@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { copyTracked } from '../../../scripts/vscode-host/tracked-copy.cjs';
 
 export type Tree = Record<string, string | Buffer>;
 
@@ -21,13 +22,15 @@ export function copyFixture(name: string): string {
   return dst;
 }
 
-export const SAMPLE_PROJECT = path.join(__dirname, '..', '..', '..', 'sample-project');
-
+/** A copy of sample-project/ as git has it: a user's CLI runs on the repo's sample never leak into tests. */
 export function copySample(): string {
   const dst = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-sample-'));
-  fs.cpSync(SAMPLE_PROJECT, dst, { recursive: true });
+  copyTracked('sample-project', dst);
   return dst;
 }
+
+/** The sample for tests that only read it: one tracked copy per test run. */
+export const SAMPLE_PROJECT = copySample();
 
 /** Markdown builders for realistic files, so tests state only what differs. */
 export function roadmap(id: string, title: string, slices: Array<{ id: string; title: string; done?: boolean; depends?: string[]; risk?: string }>): string {

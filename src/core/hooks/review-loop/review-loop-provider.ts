@@ -4,8 +4,9 @@
 // PreToolUse keeps a reviewer from editing anything but its review, and PreCompact saves GSD's
 // CONTINUE file with the loop's state.
 import * as path from 'node:path';
-import { parseCodeReview } from '../../code-review';
+import { readCodeReview } from '../../code-review';
 import { CONTINUE_SECTIONS } from '../../continue-file';
+import { writeWithFrontmatter } from '../../gray-matter-frontmatter';
 import type { DispatchRecord } from '../../dispatch-record';
 import {
   toolPaths,
@@ -54,7 +55,7 @@ function reviewWritten(host: LifecycleHost, unit: DispatchRecord): boolean {
   if (!rel) return false;
   const text = host.readGsdFile(reviewInGsd(rel));
   if (!text) return false;
-  const review = parseCodeReview(text, rel);
+  const review = readCodeReview(text, rel);
   return review.wellFormed && review.cycle === unit.data?.cycle;
 }
 
@@ -191,17 +192,7 @@ function continueFile(state: GSDState, milestoneId: string, sliceId: string, hos
     'Next Action': unit ? `Finish ${unit.unitType} ${unit.unitId}: ${unit.reason ?? ''}`.trim() : nextUnit,
   };
   const task = unit?.unitId.split('/')[2] ?? state.activeTask?.id ?? '';
-  return [
-    '---',
-    `milestone: ${milestoneId}`,
-    `slice: ${sliceId}`,
-    `task: ${task}`,
-    'status: compacted',
-    `saved_at: ${new Date().toISOString()}`,
-    '---',
-    '',
-    `# ${sliceId}: continue after compaction`,
-    '',
-    ...CONTINUE_SECTIONS.flatMap((name) => [`## ${name}`, '', sections[name], '']),
-  ].join('\n');
+  const body = [`# ${sliceId}: continue after compaction`, '', ...CONTINUE_SECTIONS.flatMap((name) => [`## ${name}`, '', sections[name], ''])].join('\n');
+  // GSD's keys, values as strings; a blank line between the frontmatter and the title, as GSD writes.
+  return writeWithFrontmatter(`\n${body}`, { milestone: milestoneId, slice: sliceId, task, status: 'compacted', saved_at: new Date().toISOString() });
 }

@@ -3,7 +3,7 @@
 // → review-task again … until no open issues, or `max_cycles`, where the open issues become pending
 // actions of the task. It uses only the core's public API; the core does not know it exists.
 import * as path from 'node:path';
-import { parseCodeReview, reviewPassed, type CodeReview } from '../../code-review';
+import { parseCodeReview, readCodeReview, reviewPassed, type CodeReview } from '../../code-review';
 import { promptPath } from '../../default-dispatch';
 import { activeUnits, findUnitById } from '../../find-unit';
 import type { BuiltinHook } from '../../hook-loader';
@@ -88,6 +88,7 @@ function readLastReview(ctx: Ctx, target: Target, rel: string): CodeReview | nul
     ctx.report({ file: target.task.planFile, message: `lastReviewPath "${rel}" does not exist` });
     return null;
   }
+  // Read while deciding (every `next`, every agent event): the hand-scanned path, like the derive.
   return parseCodeReview(text, rel);
 }
 
@@ -173,7 +174,7 @@ function onReviewFinished(ctx: Ctx, t: Target, st: ReviewLoopTaskState, active: 
     ctx.report({ file: liveRel, severity: 'error', message: `${message}; review cycle ${active.cycle} of ${t.task.id} stays open`, ...(line ? { line } : {}) });
   if (text === null) return notAdvancing('the reviewer wrote no review file');
   if (text.trim() === '') return notAdvancing('the review file is empty');
-  const review = parseCodeReview(text, path.join(t.state.gsdDir, liveRel));
+  const review = readCodeReview(text, path.join(t.state.gsdDir, liveRel));
   if (!review.wellFormed) {
     for (const d of review.diagnostics) ctx.report({ file: liveRel, severity: 'error', message: d.message, ...(d.line ? { line: d.line } : {}) });
     return notAdvancing('the review is malformed');

@@ -1,0 +1,74 @@
+// What the review panel says about a task: the state that matters first, in the label, where a
+// narrow sidebar does not cut it off (the title goes to the description, which is cut first), and
+// everything about its review in the tooltip. No vscode import, so unit tests read it directly.
+import type { ReviewLoopTaskState } from '../core/hooks/review-loop/review-loop-state';
+import type { TaskEntry } from '../core/types';
+
+export interface NextUnitRef {
+  unitType: string;
+  unitId: string;
+  source: string;
+}
+
+/** `vscode.l10n.t` in the extension; plain `{0}` substitution (English) in unit tests. */
+export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
+const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
+
+export interface TaskPresentation {
+  label: string;
+  description: string;
+  /** Markdown. */
+  tooltip: string;
+}
+
+/** Short words for the label, most important first: next, the review loop, pending actions. */
+export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english): string[] {
+  const words: string[] = [];
+  if (isNext) words.push(tr('next'));
+  if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
+  else if (review.outcome) words.push(review.outcome.passed ? tr('passed in {0}', review.outcome.cycles) : tr('failed after {0}', review.outcome.cycles));
+  if (t.pendingActions.length) words.push(tr('{0} pending', t.pendingActions.length));
+  return words;
+}
+
+/** Markdown special characters of text taken from the project's files. */
+function esc(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
+}
+
+export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, tr: Translate = english): TaskPresentation {
+  const isNext = next?.unitId === unitId;
+  const words = taskStateWords(t, review, isNext, tr);
+  const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
+  const description = [t.title, t.estimate].filter(Boolean).join(' · ');
+
+  const lines = [`**${t.id}: ${esc(t.title)}**`];
+  if (t.oneLiner) lines.push('', esc(t.oneLiner));
+  const status = [tr('Status: {0}', t.status)];
+  if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
+  if (t.estimate) status.push(tr('estimate {0}', t.estimate));
+  lines.push('', status.join(' · '));
+  if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
+  if (review.activeReview) {
+    const a = review.activeReview;
+    lines.push('', a.status === 'fixing' ? tr('**Review cycle {0}:** fixing the issues of the last review', a.cycle) : tr('**Review cycle {0}:** waiting for the review', a.cycle));
+  } else if (review.outcome) {
+    const n = review.outcome.cycles;
+    lines.push('', review.outcome.passed ? (n === 1 ? tr('**Review:** passed in 1 cycle') : tr('**Review:** passed in {0} cycles', n)) : tr('**Review:** stopped after {0} cycles with issues open', n));
+  } else if (!t.reviews.length) {
+    lines.push('', tr('**Review:** none yet'));
+  }
+  const last = t.reviews[t.reviews.length - 1];
+  if (last && last.openIssues.length) {
+    lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));
+    for (const i of last.openIssues) lines.push(`- ${i.severity ? `**${esc(i.severity)}** ` : ''}${i.location ? `\`${i.location.replace(/`/g, '')}\` ` : ''}${esc(i.text)}`);
+  } else if (last) {
+    lines.push('', tr('No open issues in review cycle {0}.', last.cycle));
+  }
+  if (t.pendingActions.length) {
+    lines.push('', tr('**Pending actions** ({0}):', t.pendingActions.length));
+    for (const a of t.pendingActions) lines.push(`- ${esc(a.text)}`);
+  }
+  if (t.completedAt) lines.push('', tr('Completed {0}', t.completedAt));
+  return { label, description, tooltip: lines.join('\n') };
+}

@@ -1,0 +1,25 @@
+// Workspace search runs ripgrep on the server; a host installed without `rg` fails it with ENOENT.
+// The sample's src/rules.ts holds the one definition searched for.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { captureWorkbench, workbenchBridgeAvailable } from '../helpers/workbench';
+
+describe('workspace search in the host (ripgrep)', () => {
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+  });
+
+  it('finds the sample\'s files by name', async () => {
+    const found = await vscode.workspace.findFiles('**/rules.ts', '**/node_modules/**');
+    assert.deepEqual(found.map((u) => vscode.workspace.asRelativePath(u)), ['src/rules.ts']);
+  });
+
+  it('finds text in the sample from the Search view', async function () {
+    if (!workbenchBridgeAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.findInFiles', { query: 'export function categorise', triggerSearch: true });
+    await new Promise((r) => setTimeout(r, 1500));
+    const view = await captureWorkbench('search', ['1 result in 1 file', 'rules.ts']);
+    assert.ok(view);
+    assert.deepEqual(view.seen, { '1 result in 1 file': true, 'rules.ts': true }, `search view: ${view.screenshot}`);
+  });
+});

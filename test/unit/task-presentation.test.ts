@@ -1,0 +1,67 @@
+// The review panel's words for a task, from the sample project as derived and from the unit
+// GSD: Next Unit really decides (hooks included), not from the default dispatch's active task.
+import * as assert from 'node:assert/strict';
+import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
+import { dispatchNextUnit } from '../../src/core/dispatch';
+import { REVIEW_LOOP, taskState } from '../../src/core/hooks/review-loop/review-loop-state';
+import type { GSDState, TaskEntry } from '../../src/core/types';
+import { presentTask, type NextUnitRef } from '../../src/vscode/task-presentation';
+import { copySample } from './helpers/gsd-tree';
+import { fullState } from './helpers/state';
+
+const M2 = 'M002-k7q2xz';
+
+describe('review panel: how a task is shown', () => {
+  let state: GSDState;
+  let next: NextUnitRef;
+  const task = (id: string): TaskEntry => state.milestones[1].slices[1].tasks.find((t) => t.id === id)!;
+  const show = (id: string) => presentTask(task(id), taskState(task(id).extensions[REVIEW_LOOP]), next, `${M2}/S02/${id}`);
+
+  before(async () => {
+    const root = copySample();
+    state = fullState(root);
+    const out = await dispatchNextUnit({ root, builtins: BUILTIN_HOOKS });
+    next = out.decision!;
+  });
+
+  it('the sample: Next Unit decides fix-task T02 while the default dispatch would execute T03', () => {
+    // The facts the issue reports; the panel must follow the first, not the second.
+    assert.deepEqual([next.unitType, next.unitId, next.source], ['fix-task', `${M2}/S02/T02`, 'review-loop']);
+    assert.equal(state.activeTask?.id, 'T03');
+  });
+
+  it('marks "next" on the unit Next Unit dispatches, and only there', () => {
+    assert.equal(show('T02').label, 'T02 · next · cycle 2: fixing · 2 pending');
+    assert.equal(show('T03').label, 'T03');
+    assert.equal(show('T01').label, 'T01 · passed in 3');
+  });
+
+  it('puts the state in the label and the title in the description, so a narrow sidebar cuts the title', () => {
+    for (const id of ['T01', 'T02', 'T03']) {
+      const shown = show(id);
+      assert.ok(shown.description.startsWith(task(id).title), shown.description);
+      assert.ok(!shown.label.includes(task(id).title));
+    }
+    // The default sidebar shows about 40 characters of a task row, less the indent and icons.
+    assert.ok(show('T02').label.length <= 40, show('T02').label);
+  });
+
+  it('the tooltip tells the review: cycle, status, open issues, pending actions and the summary one-liner', () => {
+    const tip = show('T02').tooltip;
+    assert.match(tip, /\*\*Review cycle 2:\*\* fixing the issues of the last review/);
+    assert.match(tip, /\*\*Next unit:\*\* `fix-task` \(decided by review-loop\)/);
+    assert.match(tip, /\*\*Open issues\*\* \(review cycle 1\):\n- \*\*major\*\* `src\/rules-file\.ts:57` The temporary file is written next to rules\.yaml but never fsynced before rename\./);
+    assert.match(tip, /\*\*Pending actions\*\* \(2\):\n- Keep CRLF line endings of rules\.yaml when writing \(test is pending\)/);
+    // T02-SUMMARY.md's bold line.
+    assert.match(tip, /\\`ledgerline rule add\\` and \\`rule remove\\` edit rules\.yaml and keep the user's comments\./);
+    const t01 = show('T01').tooltip;
+    assert.match(t01, /\*\*Review:\*\* passed in 3 cycles/);
+    assert.match(t01, /No open issues in review cycle 3\./);
+    assert.match(show('T03').tooltip, /\*\*Review:\*\* none yet/);
+  });
+
+  it('with no decision (nothing to dispatch) no task is "next"', () => {
+    const t = task('T02');
+    assert.equal(presentTask(t, taskState(t.extensions[REVIEW_LOOP]), null, `${M2}/S02/T02`).label, 'T02 · cycle 2: fixing · 2 pending');
+  });
+});
