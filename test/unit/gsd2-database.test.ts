@@ -157,6 +157,9 @@ describe('GSD-2 database state (deriveStateFromDb rules)', function () {
       assert.deepEqual(m.slices.map((x) => [x.id, x.status]), [['S01', 'done'], ['S02', 'active'], ['S03', 'blocked']]);
       assert.deepEqual(m.slices[1].tasks.map((t) => [t.id, t.status, t.done]), [['T01', 'done', true], ['T02', 'active', false], ['T03', 'pending', false]]);
       assert.equal(m.slices[1].tasks[1].estimate, '30m');
+      assert.equal(m.slices[1].tasks[0].oneLiner, 'T01 done');
+      assert.equal(m.slices[1].tasks[1].oneLiner, undefined);
+      assert.equal(m.roadmapLoaded, true);
       assert.deepEqual(m.slices[1].tasks[1].files, ['src/t02.ts']);
     });
 

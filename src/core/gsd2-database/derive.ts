@@ -186,6 +186,7 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
         if (t.verify) entry.verify = t.verify;
         if (t.completedAt) entry.completedAt = t.completedAt;
         if (t.verificationResult) entry.verificationResult = t.verificationResult;
+        if (t.oneLiner) entry.oneLiner = t.oneLiner;
         return entry;
       });
       const entry: Gsd2SliceEntry = {
@@ -215,6 +216,8 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
       status: item.status,
       dir: ctx.paths.milestoneDir(m.id) ?? path.join(ctx.gsdDir, 'milestones', m.id),
       dependsOn: m.dependsOn,
+      // Every slice row is read: there is no roadmap file to skip.
+      roadmapLoaded: true,
       slices,
       progress: progressOf(rows, (s) => isClosedStatus(s.status)),
       extensions: {},

@@ -39,6 +39,7 @@ export const COLUMNS = {
     id: null,
     title: "''",
     status: "'pending'",
+    one_liner: "''",
     verification_result: "''",
     completed_at: 'NULL',
     blocker_discovered: '0',

@@ -40,6 +40,8 @@ export interface TaskRow {
   id: string;
   title: string;
   status: string;
+  /** What the task did in one sentence (gsd_task_complete's oneLiner). */
+  oneLiner: string;
   verificationResult: string;
   completedAt: string | null;
   blockerDiscovered: boolean;
@@ -163,6 +165,7 @@ export class SnapshotReader {
         id: text(r.id),
         title: text(r.title),
         status: text(r.status),
+        oneLiner: text(r.one_liner),
         verificationResult: text(r.verification_result),
         completedAt: textOrNull(r.completed_at),
         blockerDiscovered: isOne(r.blocker_discovered),
