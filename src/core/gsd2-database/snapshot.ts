@@ -1,0 +1,208 @@
+// The rows GSD-2's DB derivation looks at, read in GSD's own order. Sources in gsd-build/gsd-2 at
+// 76568edc, src/resources/extensions/gsd/:
+// - gsd-db.ts `getAllMilestones`: milestones with a positive `sequence` first, by sequence, then id;
+//   `getMilestoneSlices` / `getSliceTasks`: by `sequence`, then id;
+// - db-milestone-artifact-rows.ts `rowToMilestone` and db-task-slice-rows.ts `rowToSlice`/`rowToTask`:
+//   `depends_on` and `depends` are JSON arrays, `blocker_discovered` and `is_sketch` count only as 1;
+// - gsd-db.ts `getLatestAssessmentByScope(mid, 'milestone-validation')`: the newest by `created_at`;
+// - gsd-db.ts `getPendingGateCountForTurn(mid, sid, 'gate-evaluate')` with gate-registry.ts: the
+//   gates owned by the gate-evaluate turn are Q3 and Q4, pending means `status = 'pending'`;
+// - gsd-db.ts `getReplanHistory(mid, sid)`: rows of `replan_history` for the slice.
+// Large text columns (plans, summaries, narratives) are never selected.
+import type { Diagnostic } from '../types';
+import type { DatabaseSyncLike, SqliteRow, SqliteValue } from './node-sqlite';
+import type { SchemaInfo } from './schema';
+
+export interface MilestoneRow {
+  id: string;
+  title: string;
+  status: string;
+  dependsOn: string[];
+  sequence: number;
+}
+
+export interface SliceRow {
+  milestoneId: string;
+  id: string;
+  title: string;
+  status: string;
+  risk: string;
+  depends: string[];
+  demo: string;
+  sequence: number;
+  replanTriggeredAt: string | null;
+  isSketch: boolean;
+}
+
+export interface TaskRow {
+  milestoneId: string;
+  sliceId: string;
+  id: string;
+  title: string;
+  status: string;
+  /** What the task did in one sentence (gsd_task_complete's oneLiner). */
+  oneLiner: string;
+  verificationResult: string;
+  completedAt: string | null;
+  blockerDiscovered: boolean;
+  estimate: string;
+  files: string[];
+  verify: string;
+  sequence: number;
+  escalationPending: boolean;
+  escalationArtifactPath: string | null;
+}
+
+export interface Gsd2Snapshot {
+  schemaVersion: number;
+  milestones: MilestoneRow[];
+  /** By milestone id, in GSD's order. */
+  slices: Map<string, SliceRow[]>;
+  /** By `M001/S01`, in GSD's order. */
+  tasks: Map<string, TaskRow[]>;
+  /** `replan_history` rows by `M001/S01`: the task id each names (null when it names none). */
+  replans: Map<string, Array<string | null>>;
+  /** The newest milestone-validation assessment's status, by milestone id. */
+  validationVerdicts: Map<string, string>;
+  /** Pending gates of the gate-evaluate turn (Q3, Q4), by `M001/S01`. */
+  pendingGateEvaluate: Map<string, number>;
+}
+
+/** Gates owned by GSD's `gate-evaluate` turn (gate-registry.ts). */
+export const GATE_EVALUATE_GATES = ['Q3', 'Q4'] as const;
+
+/** A bound on what one read holds in memory; far above any real project (10,000 tasks is large). */
+export const MAX_ROWS = 200_000;
+
+export const unitKey = (milestoneId: string, sliceId: string): string => `${milestoneId}/${sliceId}`;
+
+const text = (v: SqliteValue | undefined): string => (v === null || v === undefined ? '' : typeof v === 'object' ? '' : String(v));
+const textOrNull = (v: SqliteValue | undefined): string | null => (v === null || v === undefined ? null : text(v));
+const int = (v: SqliteValue | undefined): number => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : Number(text(v)) || 0);
+const isOne = (v: SqliteValue | undefined): boolean => int(v) === 1;
+
+export class SnapshotReader {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly db: DatabaseSyncLike,
+    private readonly schema: SchemaInfo,
+    private readonly dbPath: string,
+  ) {}
+
+  private rows(table: keyof SchemaInfo['selects'], tail: string): SqliteRow[] {
+    const select = this.schema.selects[table];
+    if (!select) return [];
+    const rows = this.db.prepare(`SELECT ${select} FROM ${table} ${tail} LIMIT ${MAX_ROWS + 1}`).all();
+    if (rows.length > MAX_ROWS) {
+      this.diagnostics.push({ file: this.dbPath, severity: 'warning', message: `${table} has more than ${MAX_ROWS} rows; only the first ${MAX_ROWS} were read` });
+      rows.length = MAX_ROWS;
+    }
+    return rows;
+  }
+
+  /** A JSON array column (`depends_on`, `depends`): GSD's JSON.parse would throw on bad text; here it reads as none. */
+  private jsonList(v: SqliteValue | undefined, where: string): string[] {
+    const raw = text(v).trim();
+    if (!raw) return [];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed)) return parsed.filter((x) => x !== null && x !== undefined).map(String);
+    } catch {
+      // reported below
+    }
+    this.diagnostics.push({ file: this.dbPath, severity: 'warning', message: `${where} is not a JSON array (${raw.slice(0, 60)}); read as no dependencies` });
+    return [];
+  }
+
+  /** `files` and the like: GSD's lenient parseTaskArrayColumn (JSON array, JSON string, or comma list). */
+  private looseList(v: SqliteValue | undefined): string[] {
+    const raw = text(v).trim();
+    if (!raw) return [];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed)) return parsed.filter((x): x is string => typeof x === 'string');
+      if (typeof parsed === 'string') return parsed.trim() ? [parsed.trim()] : [];
+      return parsed === null ? [] : [String(parsed)];
+    } catch {
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    }
+  }
+
+  read(): Gsd2Snapshot {
+    const milestones: MilestoneRow[] = this.rows('milestones', 'ORDER BY CASE WHEN sequence > 0 THEN 0 ELSE 1 END, sequence, id').map((r) => ({
+      id: text(r.id),
+      title: text(r.title),
+      status: text(r.status),
+      dependsOn: this.jsonList(r.depends_on, `milestones ${text(r.id)}: depends_on`),
+      sequence: int(r.sequence),
+    }));
+
+    const slices = new Map<string, SliceRow[]>();
+    for (const r of this.rows('slices', 'ORDER BY milestone_id, sequence, id')) {
+      const row: SliceRow = {
+        milestoneId: text(r.milestone_id),
+        id: text(r.id),
+        title: text(r.title),
+        status: text(r.status),
+        risk: text(r.risk),
+        depends: this.jsonList(r.depends, `slices ${text(r.milestone_id)}/${text(r.id)}: depends`),
+        demo: text(r.demo),
+        sequence: int(r.sequence),
+        replanTriggeredAt: textOrNull(r.replan_triggered_at),
+        isSketch: isOne(r.is_sketch),
+      };
+      const list = slices.get(row.milestoneId);
+      if (list) list.push(row);
+      else slices.set(row.milestoneId, [row]);
+    }
+
+    const tasks = new Map<string, TaskRow[]>();
+    for (const r of this.rows('tasks', 'ORDER BY milestone_id, slice_id, sequence, id')) {
+      const row: TaskRow = {
+        milestoneId: text(r.milestone_id),
+        sliceId: text(r.slice_id),
+        id: text(r.id),
+        title: text(r.title),
+        status: text(r.status),
+        oneLiner: text(r.one_liner),
+        verificationResult: text(r.verification_result),
+        completedAt: textOrNull(r.completed_at),
+        blockerDiscovered: isOne(r.blocker_discovered),
+        estimate: text(r.estimate),
+        files: this.looseList(r.files),
+        verify: text(r.verify),
+        sequence: int(r.sequence),
+        escalationPending: isOne(r.escalation_pending),
+        escalationArtifactPath: textOrNull(r.escalation_artifact_path),
+      };
+      const key = unitKey(row.milestoneId, row.sliceId);
+      const list = tasks.get(key);
+      if (list) list.push(row);
+      else tasks.set(key, [row]);
+    }
+
+    const replans = new Map<string, Array<string | null>>();
+    for (const r of this.rows('replan_history', 'WHERE slice_id IS NOT NULL ORDER BY created_at')) {
+      const key = unitKey(text(r.milestone_id), text(r.slice_id));
+      const list = replans.get(key) ?? [];
+      list.push(textOrNull(r.task_id));
+      replans.set(key, list);
+    }
+
+    const validationVerdicts = new Map<string, string>();
+    for (const r of this.rows('assessments', "WHERE scope = 'milestone-validation' ORDER BY milestone_id, created_at DESC")) {
+      const mid = text(r.milestone_id);
+      if (!validationVerdicts.has(mid)) validationVerdicts.set(mid, text(r.status));
+    }
+
+    const pendingGateEvaluate = new Map<string, number>();
+    const gateList = GATE_EVALUATE_GATES.map((g) => `'${g}'`).join(', ');
+    for (const r of this.rows('quality_gates', `WHERE status = 'pending' AND gate_id IN (${gateList})`)) {
+      const key = unitKey(text(r.milestone_id), text(r.slice_id));
+      pendingGateEvaluate.set(key, (pendingGateEvaluate.get(key) ?? 0) + 1);
+    }
+
+    return { schemaVersion: this.schema.version, milestones, slices, tasks, replans, validationVerdicts, pendingGateEvaluate };
+  }
+}

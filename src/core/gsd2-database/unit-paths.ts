@@ -1,0 +1,88 @@
+// Where GSD-2 finds a milestone's or slice's folder and files, for the two questions the DB
+// derivation asks the disk: does the active sketch slice already have a PLAN (GSD then clears the
+// sketch flag), and which folder to show for a unit. Rules from gsd-build/gsd-2 at 76568edc,
+// src/resources/extensions/gsd/paths.ts (`resolveDir`, `resolveFile`, `resolveSliceFile`): a folder
+// named the id, then the same case-insensitively, then a legacy `ID-DESCRIPTION` folder; a file
+// `ID-SUFFIX.md` case-insensitively, then `ID-…-SUFFIX.md`, then a bare `suffix.md`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+interface Entry {
+  name: string;
+  isDirectory: boolean;
+}
+
+/** Folder listings, read once per derivation. */
+export class UnitPaths {
+  private readonly listings = new Map<string, Entry[]>();
+  private readonly dirs = new Map<string, string | null>();
+
+  constructor(private readonly gsdDir: string) {}
+
+  private list(dir: string): Entry[] {
+    let entries = this.listings.get(dir);
+    if (!entries) {
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+      } catch {
+        entries = [];
+      }
+      this.listings.set(dir, entries);
+    }
+    return entries;
+  }
+
+  private resolveDir(parent: string, id: string): string | null {
+    const key = `${parent}\0${id}`;
+    let dir = this.dirs.get(key);
+    if (dir === undefined) {
+      dir = this.findDir(parent, id);
+      this.dirs.set(key, dir);
+    }
+    return dir;
+  }
+
+  private findDir(parent: string, id: string): string | null {
+    const dirs = this.list(parent).filter((e) => e.isDirectory);
+    const lower = id.toLowerCase();
+    const hit =
+      dirs.find((e) => e.name === id) ??
+      dirs.find((e) => e.name.toLowerCase() === lower) ??
+      dirs.find((e) => e.name.toLowerCase().startsWith(`${lower}-`));
+    return hit ? path.join(parent, hit.name) : null;
+  }
+
+  private resolveFile(dir: string, id: string, suffix: string): string | null {
+    const files = this.list(dir).filter((e) => !e.isDirectory);
+    const upperId = id.toUpperCase();
+    const direct = `${upperId}-${suffix.toUpperCase()}.MD`;
+    const legacyTail = `-${suffix.toUpperCase()}.MD`;
+    const hit =
+      files.find((e) => e.name.toUpperCase() === direct) ??
+      files.find((e) => {
+        const upper = e.name.toUpperCase();
+        return upper.startsWith(`${upperId}-`) && upper.endsWith(legacyTail) && upper.length >= upperId.length + 1 + legacyTail.length;
+      }) ??
+      files.find((e) => e.name.toLowerCase() === `${suffix.toLowerCase()}.md`);
+    return hit ? path.join(dir, hit.name) : null;
+  }
+
+  milestoneDir(milestoneId: string): string | null {
+    return this.resolveDir(path.join(this.gsdDir, 'milestones'), milestoneId);
+  }
+
+  sliceDir(milestoneId: string, sliceId: string): string | null {
+    const m = this.milestoneDir(milestoneId);
+    return m ? this.resolveDir(path.join(m, 'slices'), sliceId) : null;
+  }
+
+  sliceFile(milestoneId: string, sliceId: string, suffix: string): string | null {
+    const s = this.sliceDir(milestoneId, sliceId);
+    return s ? this.resolveFile(s, sliceId, suffix) : null;
+  }
+
+  milestoneFile(milestoneId: string, suffix: string): string | null {
+    const m = this.milestoneDir(milestoneId);
+    return m ? this.resolveFile(m, milestoneId, suffix) : null;
+  }
+}
