@@ -10,6 +10,7 @@ import path from 'node:path';
 const steps = [
   ['type-check', 'npx', ['tsc', '-p', '.', '--noEmit']],
   ['unit tests', 'npx', ['mocha']],
+  ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs']],
   ['build', 'node', ['esbuild.mjs']],
   ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
 ];
