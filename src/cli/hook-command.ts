@@ -36,6 +36,7 @@ export async function runHookCommand(o: HookCliOptions): Promise<number> {
     return 0;
   }
   const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, ...(o.root ? { root: o.root } : {}) }, o.event);
+  for (const w of result.warnings ?? []) process.stderr.write(`gsd-review hook: ${w}\n`);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
   if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
   return 0;

@@ -2,6 +2,7 @@
 // (for `complete`) and recent history (for the loop guard and the panel).
 import * as path from 'node:path';
 import type { GsdStore } from './gsd-store';
+import type { AlsoWrite } from './hook-state';
 import type { DispatchDecision } from './middleware';
 import type { Diagnostic } from './types';
 
@@ -45,25 +46,63 @@ export function fingerprintOf(value: unknown): string {
   return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
-export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
-  const file = dispatchLogFile(gsdDir);
-  const text = store.readText(file);
-  if (text === null) return { log: { current: null, history: [] }, text, diagnostics: [] };
+export function parseDispatchLog(text: string | null, file: string): { log: DispatchLog; diagnostics: Diagnostic[] } {
+  if (text === null) return { log: { current: null, history: [] }, diagnostics: [] };
   try {
     const parsed = JSON.parse(text) as Partial<DispatchLog>;
     return {
       log: { current: parsed.current ?? null, history: Array.isArray(parsed.history) ? parsed.history : [] },
-      text,
       diagnostics: [],
     };
   } catch (error) {
     return {
       log: { current: null, history: [] },
-      text,
       diagnostics: [{ file, severity: 'warning', message: `dispatch record is not valid JSON (${(error as Error).message}); starting a new one` }],
     };
   }
 }
+
+export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
+  const file = dispatchLogFile(gsdDir);
+  const text = store.readText(file);
+  return { text, ...parseDispatchLog(text, file) };
+}
+
+function serialize(log: DispatchLog): string {
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** The record's new text with `record` dispatched, applied to its text as it is at commit time. */
+export function appendDispatch(gsdDir: string, record: DispatchRecord): AlsoWrite {
+  const file = dispatchLogFile(gsdDir);
+  return { file, update: (text) => serialize(withDispatch(parseDispatchLog(text, file).log, record)) };
+}
+
+/**
+ * The record's new text with `done` (a dispatch read earlier) completed, applied at commit time: a
+ * dispatch recorded meanwhile by another process is kept; a second completion of the same unit is
+ * refused (the whole commit with it).
+ */
+export function appendCompletion(gsdDir: string, done: DispatchRecord, completedAt: string): AlsoWrite {
+  const file = dispatchLogFile(gsdDir);
+  return {
+    file,
+    update: (text) => {
+      const { log } = parseDispatchLog(text, file);
+      const same = (r: DispatchRecord | null) => !!r && r.dispatchedAt === done.dispatchedAt && r.unitId === done.unitId && r.unitType === done.unitType;
+      const inHistory = log.history.find(same);
+      if ((inHistory ?? (same(log.current) ? log.current : null))?.completedAt) {
+        throw new AlreadyCompletedError(`${done.unitType} ${done.unitId} was completed by another process meanwhile; nothing was written`);
+      }
+      if (same(log.current)) return serialize(withCompletion(log, completedAt));
+      // Another dispatch became current meanwhile: complete ours in the history, keep theirs current.
+      const history = log.history.map((r) => (same(r) ? { ...r, completedAt } : r));
+      return serialize({ current: log.current, history });
+    },
+  };
+}
+
+export class AlreadyCompletedError extends Error {}
 
 export function withDispatch(log: DispatchLog, record: DispatchRecord): DispatchLog {
   return { current: record, history: [...log.history, record].slice(-HISTORY_LIMIT) };
@@ -80,9 +119,4 @@ export function withCompletion(log: DispatchLog, completedAt: string): DispatchL
 export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'unitType' | 'unitId'>, fingerprint: string): boolean {
   const recent = log.history.slice(-LOOP_LIMIT);
   return recent.length === LOOP_LIMIT && recent.every((r) => r.unitType === decision.unitType && r.unitId === decision.unitId && r.fingerprint === fingerprint);
-}
-
-export function writeDispatchLog(store: GsdStore, gsdDir: string, log: DispatchLog, previousText: string | null): void {
-  const result = store.writeIfUnchanged(dispatchLogFile(gsdDir), JSON.stringify(log, null, 2) + '\n', previousText);
-  if (result === 'conflict') throw new Error('another dispatch recorded a unit at the same time; run it again');
 }

@@ -1,10 +1,11 @@
 // Where GSD: Next Unit sends a unit's prompt: the chat in agent mode (when this VS Code has one), a
 // terminal running a configurable command, or a new markdown editor. Prompt files live under
 // `.gsd/runtime/gsd-review-loop/prompts/`, never outside the workspace.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { createExclusive } from '../core/atomic-write';
 import { runtimeDir } from '../core/dispatch-record';
+import { confinedDir } from '../core/confine';
 import type { DispatchDecision } from '../core/middleware';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';
@@ -33,12 +34,20 @@ export function renderCommand(template: string, promptFile: string, platform = p
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {
-  const dir = path.join(runtimeDir(gsdDir), 'prompts');
-  fs.mkdirSync(dir, { recursive: true });
+  // Confined to the real `.gsd` (a linked runtime folder is refused), and created exclusively: a
+  // name someone planted as a link is never written through.
+  const dir = confinedDir(gsdDir, path.relative(gsdDir, path.join(runtimeDir(gsdDir), 'prompts')));
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const file = path.join(dir, `${stamp}-${decision.unitType}-${decision.unitId.replace(/\//g, '-')}.md`);
-  fs.writeFileSync(file, decision.prompt);
-  return file;
+  const base = `${stamp}-${decision.unitType}-${decision.unitId.replace(/[\\/]/g, '-')}`;
+  for (let n = 0; ; n++) {
+    const file = path.join(dir, `${base}${n ? `-${n}` : ''}.md`);
+    try {
+      createExclusive(file, decision.prompt);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 20) throw error;
+    }
+  }
 }
 
 /** Whether this VS Code has a chat that can take an agent-mode prompt. */

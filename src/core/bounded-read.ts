@@ -1,0 +1,81 @@
+// Reading a file from a repository without trusting it: only a regular file is read, never through
+// a last-component symlink (callers pass real paths), and its size is checked on the open file before
+// a byte is read. A FIFO does not block (opened non-blocking, then refused), `/dev/zero` or a huge
+// file is refused instead of filling memory.
+import * as fs from 'node:fs';
+
+/** A file we will not read: not a regular file, or too large. Its message is the diagnostic. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: 'not-regular' | 'too-large',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UnreadableFileError';
+  }
+}
+
+/** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
+export const MAX_READ_BYTES = 2 * 1024 * 1024;
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes` (null when it does not exist). With `tail`, a
+ * larger file is not refused: its last `maxBytes` are returned (for append-only logs).
+ */
+export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail = false): Buffer | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UnreadableFileError(file, 'not-regular', `${file} is a symbolic link where a file was expected; not read`);
+    if (code === 'ENXIO') throw new UnreadableFileError(file, 'not-regular', `${file} is not a regular file; not read`);
+    throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
+    let start = 0;
+    if (stat.size > maxBytes) {
+      if (!tail) {
+        throw new UnreadableFileError(file, 'too-large', `${file} is ${(stat.size / 1048576).toFixed(1)} MB, too large for a GSD file (limit ${(maxBytes / 1048576).toFixed(1)} MB); not read`);
+      }
+      start = stat.size - maxBytes;
+    }
+    // Read at most the cap even if the file grows while we read.
+    const want = Math.min(stat.size - start, maxBytes);
+    const buf = Buffer.allocUnsafe(want);
+    let got = 0;
+    while (got < want) {
+      const n = fs.readSync(fd, buf, got, want - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === want ? buf : buf.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES): string | null {
+  return readBoundedBytes(file, maxBytes)?.toString('utf8') ?? null;
+}
