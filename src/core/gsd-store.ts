@@ -64,15 +64,14 @@ export class NodeGsdStore implements GsdStore {
   }
 
   list(dir: string): DirEntry[] | null {
-    const { gsdDir, real } = confineInGsd(dir);
+    const { real } = confineInGsd(dir);
     try {
       return fs.readdirSync(real, { withFileTypes: true }).map((d) => {
-        // A symlinked folder (or file) counts as what it points at, when that is inside `.gsd`;
-        // a link leading out counts as neither (reading it would be refused anyway).
+        // A symlinked folder (or file) counts as what it points at; reading through it is judged
+        // (and refused with a diagnostic when it leads out of `.gsd`) when it is read.
         if (d.isSymbolicLink()) {
           try {
-            const target = confine(gsdDir, path.join(real, d.name));
-            const s = fs.statSync(target);
+            const s = fs.statSync(path.join(real, d.name));
             return { name: d.name, isDirectory: s.isDirectory(), isFile: s.isFile() };
           } catch {
             return { name: d.name, isDirectory: false, isFile: false };
