@@ -68,16 +68,18 @@ export class NodeGsdStore implements GsdStore {
     try {
       return fs.readdirSync(real, { withFileTypes: true }).map((d) => {
         // A symlinked folder (or file) counts as what it points at; reading through it is judged
-        // (and refused with a diagnostic when it leads out of `.gsd`) when it is read.
+        // (and refused with a diagnostic when it leads out of `.gsd`) when it is read. Anything that
+        // is not a folder (a FIFO, a device) is listed as a file, so reading it is refused out loud
+        // rather than the file silently missing.
         if (d.isSymbolicLink()) {
           try {
             const s = fs.statSync(path.join(real, d.name));
-            return { name: d.name, isDirectory: s.isDirectory(), isFile: s.isFile() };
+            return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory() };
           } catch {
             return { name: d.name, isDirectory: false, isFile: false };
           }
         }
-        return { name: d.name, isDirectory: d.isDirectory(), isFile: d.isFile() };
+        return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory() };
       });
     } catch (error) {
       if (isMissing(error)) return null;
