@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as LockfileModule from 'proper-lockfile';
-import { processAlive, replaceAtomically } from './atomic-write';
+import { processAlive } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confinedDir } from './confine';
 
@@ -69,12 +69,22 @@ function ownerFile(lock: string): string {
   return `${lock}.owner`;
 }
 
-/** Says who holds the lock, so a lock whose holder was killed need not wait out the stale time. */
+const OWNER_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Says who holds the lock, so a lock whose holder was killed need not wait out the stale time.
+ * Written in place (a rename costs milliseconds on every write): a reader that catches it half
+ * written simply waits for the stale time, as without a record.
+ */
 function recordOwner(lock: string): void {
   try {
     const owner: Owner = { pid: process.pid, host: os.hostname(), ino: fs.lstatSync(lock).ino };
-    // Not fsynced: after a power loss no holder is alive anyway, and the lock goes stale by time.
-    replaceAtomically(ownerFile(lock), JSON.stringify(owner), false);
+    const fd = fs.openSync(ownerFile(lock), OWNER_FLAGS, 0o644);
+    try {
+      if (fs.fstatSync(fd).isFile()) fs.writeSync(fd, JSON.stringify(owner));
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     // without a record the lock still goes stale by time
   }
@@ -114,7 +124,7 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
   const lock = lockPath(gsdDir);
   const deadline = Date.now() + LOCK_WAIT_MS;
   let release = tryLock(lock);
-  for (let pause = 1, tries = 1; !release; pause = Math.min(pause * 2, 16), tries++) {
+  for (let pause = 1, tries = 1; !release; pause = Math.min(pause * 2, 4), tries++) {
     if (Date.now() > deadline) throw new LockBusyError(`another process has held the GSD write lock (${lock}) for over ${LOCK_WAIT_MS / 1000} s; nothing was written`);
     if (tries % 8 === 1) expireIfOwnerDead(lock);
     Atomics.wait(sleeper, 0, 0, pause + Math.random() * pause);

@@ -92,6 +92,9 @@ export class NodeGsdStore implements GsdStore {
 
   writeIfUnchanged(file: string, text: string, expected: string | null): WriteResult {
     const { gsdDir } = confineInGsd(file);
+    // Already different: a conflict now, without waiting for the lock (the answer is as true as the
+    // one under the lock; only "written" needs the lock to be true).
+    if (this.readText(file) !== expected) return 'conflict';
     let conflict = false;
     try {
       this.commit(gsdDir, () => {
