@@ -36,21 +36,32 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-/**
- * The bytes of a regular file, at most `maxBytes` (null when it does not exist). With `tail`, a
- * larger file is not refused: its last `maxBytes` are returned (for append-only logs).
- */
-export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail = false): Buffer | null {
-  let fd: number;
+function openPlain(file: string, flags: number): number | null {
   try {
-    fd = fs.openSync(file, OPEN_FLAGS);
+    return fs.openSync(file, flags);
   } catch (error) {
     if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes` (null when it does not exist). With `tail`, a
+ * larger file is not refused: its last `maxBytes` are returned (for append-only logs). `open` is
+ * how the file is opened (default: as it is named, never through a last-component link); the
+ * confined reader passes openConfined.
+ */
+export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail = false, open: (file: string, flags: number) => number | null = openPlain): Buffer | null {
+  let fd: number | null;
+  try {
+    fd = open(file, OPEN_FLAGS);
+  } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new UnreadableFileError(file, 'not-regular', `${file} is a symbolic link where a file was expected; not read`);
     if (code === 'ENXIO') throw new UnreadableFileError(file, 'not-regular', `${file} is not a regular file; not read`);
     throw error;
   }
+  if (fd === null) return null;
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
@@ -76,6 +87,6 @@ export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail =
   }
 }
 
-export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES): string | null {
-  return readBoundedBytes(file, maxBytes)?.toString('utf8') ?? null;
+export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null): string | null {
+  return readBoundedBytes(file, maxBytes, false, open)?.toString('utf8') ?? null;
 }

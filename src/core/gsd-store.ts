@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
 import { applyCommit, type PlannedWrite } from './commit-journal';
-import { confine, confineInGsd } from './confine';
+import { confine, confineInGsd, openConfined } from './confine';
 import { withGsdLock } from './gsd-lock';
 
 export type { PlannedWrite } from './commit-journal';
@@ -60,7 +60,7 @@ function isMissing(error: unknown): boolean {
 
 export class NodeGsdStore implements GsdStore {
   readText(file: string): string | null {
-    return readBoundedText(confineInGsd(file).real);
+    return readBoundedText(file, MAX_READ_BYTES, openConfined);
   }
 
   list(dir: string): DirEntry[] | null {
@@ -136,7 +136,7 @@ export class NodeGsdStore implements GsdStore {
 
 /** One confined, bounded read for callers without a store (the extension's panel, diff and signals). */
 export function readGsdText(file: string): string | null {
-  return readBoundedText(confineInGsd(file).real);
+  return readBoundedText(file, MAX_READ_BYTES, openConfined);
 }
 
 /** A file changed under us by a writer outside our lock, between our read and our write. */
