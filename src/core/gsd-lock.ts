@@ -137,6 +137,9 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
   } finally {
     held.delete(key);
     try {
+      // The record goes first: a record left beside a lock someone else takes next would name the
+      // wrong holder (lock folders are often re-created with the same inode number).
+      fs.rmSync(ownerFile(lock), { force: true });
       release();
     } catch {
       // already released or taken over as stale; nothing of ours to undo
