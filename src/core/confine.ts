@@ -37,11 +37,11 @@ export function registerGsdRoot(realGsdDir: string): void {
   knownRoots.add(path.resolve(realGsdDir));
 }
 
-/** `child` is `root` itself or lies under it (plain path comparison, no file-system access). */
+/** `child` is `root` itself or lies under it (both absolute and normalized; no file-system access). */
 export function isWithin(root: string, child: string): boolean {
   if (child === root) return true;
-  const rel = path.relative(root, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return child.startsWith(prefix);
 }
 
 /**
@@ -92,7 +92,7 @@ function realRoot(gsdDir: string): string {
  * the nearest ancestor named `.gsd`. Null when it is in no `.gsd` at all.
  */
 export function gsdRootOf(file: string): string | null {
-  const abs = path.resolve(file);
+  const abs = path.isAbsolute(file) ? file : path.resolve(file);
   let best: string | null = null;
   for (const root of knownRoots) if (isWithin(root, abs) && (best === null || root.length > best.length)) best = root;
   if (best) return best;
@@ -126,46 +126,59 @@ export function confine(gsdDir: string, file: string): string {
   return real;
 }
 
-// Linux names the file an open descriptor refers to: checking that name after opening is exact (no
-// window between the check and the open) and costs one readlink instead of resolving every folder.
-const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+/**
+ * Real paths of folders, kept for a moment: a derive reads thousands of files from a few hundred
+ * folders, and resolving each file's folders again cost more than reading the file. A folder
+ * swapped for a link is noticed once its entry is older than this.
+ */
+const DIR_CACHE_MS = 1000;
+const dirCache = new Map<string, { real: string; at: number }>();
+
+function realDir(dir: string): string {
+  const now = Date.now();
+  const cached = dirCache.get(dir);
+  if (cached && now - cached.at < DIR_CACHE_MS) return cached.real;
+  const real = realPathOf(dir);
+  if (dirCache.size > 10_000) dirCache.clear();
+  dirCache.set(dir, { real, at: now });
+  return real;
+}
 
 /**
- * Opens a file for reading, confined: never through a link in its last component (such a link is
- * resolved and judged first), and the file actually opened must be inside the real `.gsd`. Null
- * when it does not exist. The caller closes the descriptor.
+ * Opens a file for reading, confined: its folder must resolve inside the real `.gsd`, and the file
+ * is opened without following a link in its last component (such a link is resolved and judged
+ * first). Null when it does not exist. The caller closes the descriptor.
  */
 export function openConfined(file: string, flags: number): number | null {
-  const gsdDir = gsdRootOf(file);
-  if (!gsdDir) throw new OutsideGsdError(path.resolve(file), null, null);
+  // Absolute paths are taken as they are (this runs for every file of a derive); `..` in them is
+  // harmless, as the folder is resolved to its real path below.
+  const abs = path.isAbsolute(file) ? file : path.resolve(file);
+  const gsdDir = gsdRootOf(abs);
+  if (!gsdDir) throw new OutsideGsdError(abs, null, null);
   const root = realRoot(gsdDir);
-  const noFollow = flags | (fs.constants.O_NOFOLLOW ?? 0);
-  let fd: number;
+  const cut = abs.lastIndexOf(path.sep);
+  const base = abs.slice(cut + 1);
+  let dir: string;
   try {
-    fd = fs.openSync(file, noFollow);
+    dir = realDir(abs.slice(0, cut) || path.sep);
+  } catch (error) {
+    throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
+  }
+  if (!isWithin(root, dir) || base === '' || base === '.' || base === '..') throw new OutsideGsdError(abs, path.join(dir, base), gsdDir);
+  const noFollow = flags | (fs.constants.O_NOFOLLOW ?? 0);
+  try {
+    return fs.openSync(dir.endsWith(path.sep) ? dir + base : dir + path.sep + base, noFollow);
   } catch (error) {
     if (isMissing(error)) return null;
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-    // The last component is a link: judge where it leads, then open that.
-    try {
-      fd = fs.openSync(confine(gsdDir, file), noFollow);
-    } catch (inner) {
-      if (isMissing(inner)) return null;
-      throw inner;
-    }
   }
-  let real: string;
+  // The last component is a link: judge where it leads, then open that.
   try {
-    real = PROC_FD ? fs.readlinkSync(`/proc/self/fd/${fd}`) : confine(gsdDir, file);
+    return fs.openSync(confine(gsdDir, abs), noFollow);
   } catch (error) {
-    fs.closeSync(fd);
+    if (isMissing(error)) return null;
     throw error;
   }
-  if (!isWithin(root, real)) {
-    fs.closeSync(fd);
-    throw new OutsideGsdError(path.resolve(file), real, gsdDir);
-  }
-  return fd;
 }
 
 /** `confine()` for an absolute path whose `.gsd` is found from the path itself. */
