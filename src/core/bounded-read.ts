@@ -65,23 +65,26 @@ export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail =
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
-    let start = 0;
-    if (stat.size > maxBytes) {
-      if (!tail) {
-        throw new UnreadableFileError(file, 'too-large', `${file} is ${(stat.size / 1048576).toFixed(1)} MB, too large for a GSD file (limit ${(maxBytes / 1048576).toFixed(1)} MB); not read`);
-      }
-      start = stat.size - maxBytes;
+    if (stat.size <= maxBytes) {
+      // The common case, in one call. The size was checked on this open file just now; a regular
+      // file someone appends to meanwhile is read to its end as it is then.
+      const buf = fs.readFileSync(fd);
+      if (buf.length <= maxBytes) return buf;
+      if (!tail) throw new UnreadableFileError(file, 'too-large', `${file} grew past the ${(maxBytes / 1048576).toFixed(1)} MB limit while being read; not read`);
+      return buf.subarray(buf.length - maxBytes);
     }
-    // Read at most the cap even if the file grows while we read.
-    const want = Math.min(stat.size - start, maxBytes);
-    const buf = Buffer.allocUnsafe(want);
+    if (!tail) {
+      throw new UnreadableFileError(file, 'too-large', `${file} is ${(stat.size / 1048576).toFixed(1)} MB, too large for a GSD file (limit ${(maxBytes / 1048576).toFixed(1)} MB); not read`);
+    }
+    const start = stat.size - maxBytes;
+    const buf = Buffer.allocUnsafe(maxBytes);
     let got = 0;
-    while (got < want) {
-      const n = fs.readSync(fd, buf, got, want - got, start + got);
+    while (got < maxBytes) {
+      const n = fs.readSync(fd, buf, got, maxBytes - got, start + got);
       if (n === 0) break;
       got += n;
     }
-    return got === want ? buf : buf.subarray(0, got);
+    return got === maxBytes ? buf : buf.subarray(0, got);
   } finally {
     fs.closeSync(fd);
   }
