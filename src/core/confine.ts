@@ -145,6 +145,24 @@ function realDir(dir: string): string {
 }
 
 /**
+ * The real path of an existing folder that must be inside the real `.gsd` it belongs to (its real
+ * path kept for a moment, as for reads). Throws OutsideGsdError otherwise.
+ */
+export function confineFolder(dir: string): string {
+  const abs = path.isAbsolute(dir) ? dir : path.resolve(dir);
+  const gsdDir = gsdRootOf(abs);
+  if (!gsdDir) throw new OutsideGsdError(abs, null, null);
+  let real: string;
+  try {
+    real = realDir(abs);
+  } catch (error) {
+    throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
+  }
+  if (!isWithin(realRoot(gsdDir), real)) throw new OutsideGsdError(abs, real, gsdDir);
+  return real;
+}
+
+/**
  * Opens a file for reading, confined: its folder must resolve inside the real `.gsd`, and the file
  * is opened without following a link in its last component (such a link is resolved and judged
  * first). Null when it does not exist. The caller closes the descriptor.

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
 import { applyCommit, type PlannedWrite } from './commit-journal';
-import { confine, confineInGsd, openConfined } from './confine';
+import { confine, confineFolder, confineInGsd, openConfined } from './confine';
 import { withGsdLock } from './gsd-lock';
 
 export type { PlannedWrite } from './commit-journal';
@@ -64,27 +64,30 @@ export class NodeGsdStore implements GsdStore {
   }
 
   list(dir: string): DirEntry[] | null {
-    const { real } = confineInGsd(dir);
+    let entries: fs.Dirent[];
     try {
-      return fs.readdirSync(real, { withFileTypes: true }).map((d) => {
-        // A symlinked folder (or file) counts as what it points at; reading through it is judged
-        // (and refused with a diagnostic when it leads out of `.gsd`) when it is read. Anything that
-        // is not a folder (a FIFO, a device) is listed as a file, so reading it is refused out loud
-        // rather than the file silently missing.
-        if (d.isSymbolicLink()) {
-          try {
-            const s = fs.statSync(path.join(real, d.name));
-            return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory() };
-          } catch {
-            return { name: d.name, isDirectory: false, isFile: false };
-          }
-        }
-        return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory() };
-      });
+      entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch (error) {
+      // A folder that is not there is not read, so nothing to judge (derive probes many).
       if (isMissing(error)) return null;
       throw error;
     }
+    const real = confineFolder(dir);
+    return entries.map((d) => {
+      // A symlinked folder (or file) counts as what it points at; reading through it is judged
+      // (and refused with a diagnostic when it leads out of `.gsd`) when it is read. Anything that
+      // is not a folder (a FIFO, a device) is listed as a file, so reading it is refused out loud
+      // rather than the file silently missing.
+      if (d.isSymbolicLink()) {
+        try {
+          const s = fs.statSync(path.join(real, d.name));
+          return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory() };
+        } catch {
+          return { name: d.name, isDirectory: false, isFile: false };
+        }
+      }
+      return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory() };
+    });
   }
 
   /** Called for each file just before a commit writes it (the extension refuses unsaved editors). */
