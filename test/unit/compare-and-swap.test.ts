@@ -12,9 +12,9 @@ import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 
 const WRITERS = 10;
 /**
- * The issue's figure is 300 per writer (GSD_CAS_WRITES=300: about 30 s here, as every write that
- * succeeds costs a lock directory plus two fsyncs and a rename, ~16 ms on this disk); `npm test`
- * runs 100 to stay within seconds.
+ * The issue's figure is 300 per writer (GSD_CAS_WRITES=300: 11 s to 50 s on this shared machine, as
+ * every write that lands costs a lock folder, two fsyncs and a rename); `npm test` runs 100 (about
+ * 3 s) so the suite stays quick.
  */
 const WRITES = Number(process.env.GSD_CAS_WRITES ?? 100);
 const DISPATCHERS = 10;
