@@ -43,6 +43,7 @@ export async function runHookCommand(o: HookCliOptions): Promise<number> {
   }
   const host = isAgentHost(o.host) ? o.host : null;
   const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, host, cacheContext: hookCacheContext(o.root, !o.trusted), ...(o.root ? { root: o.root } : {}) }, o.event);
+  for (const w of result.warnings ?? []) process.stderr.write(`gsd-review hook: ${w}\n`);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
   if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
   return 0;

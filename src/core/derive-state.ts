@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import { milestoneIdFromDir, milestoneSeq, milestonesDir } from './gsd-layout';
-import { NodeGsdStore } from './gsd-store';
+import { NodeGsdStore, type GsdStore } from './gsd-store';
 import { preferencesFile } from './hook-config';
 import { locateProject } from './locate-project';
 import { parsePreferences } from './preferences';
@@ -366,7 +366,7 @@ function decide(
 }
 
 /** The lazy path in one call: locate `.gsd`, read only what the active unit needs. */
-export function deriveStateLazy(root: string, store = new NodeGsdStore()): { state: GSDState; files: ProjectFiles } {
+export function deriveStateLazy(root: string, store: GsdStore = new NodeGsdStore()): { state: GSDState; files: ProjectFiles } {
   const project = locateProject(root);
   if (!project) throw new NoProjectError(root);
   const files = new ProjectFiles(store);

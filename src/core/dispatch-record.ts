@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as v from 'valibot';
 import type { GsdStore } from './gsd-store';
-import { ensureRuntimeDir, runtimeDir } from './runtime-folder';
+import { runtimeDir } from './runtime-folder';
+import type { AlsoWrite } from './hook-state';
 import type { DispatchDecision } from './middleware';
 import type { Diagnostic } from './types';
 
@@ -68,16 +69,14 @@ function checkedRecord(value: unknown, key: string, file: string, diagnostics: D
   return null;
 }
 
-export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
-  const file = dispatchLogFile(gsdDir);
-  const text = store.readText(file);
-  if (text === null) return { log: { current: null, history: [] }, text, diagnostics: [] };
+export function parseDispatchLog(text: string | null, file: string): { log: DispatchLog; diagnostics: Diagnostic[] } {
+  if (text === null) return { log: { current: null, history: [] }, diagnostics: [] };
   try {
     const parsed = JSON.parse(text) as unknown;
     const diagnostics: Diagnostic[] = [];
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       diagnostics.push({ file, severity: 'warning', message: 'dispatch record is not a JSON object; starting a new one' });
-      return { log: { current: null, history: [] }, text, diagnostics };
+      return { log: { current: null, history: [] }, diagnostics };
     }
     const raw = parsed as Record<string, unknown>;
     const current = raw.current === undefined || raw.current === null ? null : checkedRecord(raw.current, 'current', file, diagnostics);
@@ -90,15 +89,56 @@ export function readDispatchLog(store: GsdStore, gsdDir: string): { log: Dispatc
     } else if (raw.history !== undefined) {
       diagnostics.push({ file, severity: 'warning', message: 'dispatch record: history is not a list; it is left out' });
     }
-    return { log: { current, history }, text, diagnostics };
+    return { log: { current, history }, diagnostics };
   } catch (error) {
     return {
       log: { current: null, history: [] },
-      text,
       diagnostics: [{ file, severity: 'warning', message: `dispatch record is not valid JSON (${(error as Error).message}); starting a new one` }],
     };
   }
 }
+
+export function readDispatchLog(store: GsdStore, gsdDir: string): { log: DispatchLog; text: string | null; diagnostics: Diagnostic[] } {
+  const file = dispatchLogFile(gsdDir);
+  const text = store.readText(file);
+  return { text, ...parseDispatchLog(text, file) };
+}
+
+function serialize(log: DispatchLog): string {
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** The record's new text with `record` dispatched, applied to its text as it is at commit time. */
+export function appendDispatch(gsdDir: string, record: DispatchRecord): AlsoWrite {
+  const file = dispatchLogFile(gsdDir);
+  return { file, update: (text) => serialize(withDispatch(parseDispatchLog(text, file).log, record)) };
+}
+
+/**
+ * The record's new text with `done` (a dispatch read earlier) completed, applied at commit time: a
+ * dispatch recorded meanwhile by another process is kept; a second completion of the same unit is
+ * refused (the whole commit with it).
+ */
+export function appendCompletion(gsdDir: string, done: DispatchRecord, completedAt: string): AlsoWrite {
+  const file = dispatchLogFile(gsdDir);
+  return {
+    file,
+    update: (text) => {
+      const { log } = parseDispatchLog(text, file);
+      const same = (r: DispatchRecord | null) => !!r && r.dispatchedAt === done.dispatchedAt && r.unitId === done.unitId && r.unitType === done.unitType;
+      const inHistory = log.history.find(same);
+      if ((inHistory ?? (same(log.current) ? log.current : null))?.completedAt) {
+        throw new AlreadyCompletedError(`${done.unitType} ${done.unitId} was completed by another process meanwhile; nothing was written`);
+      }
+      if (same(log.current)) return serialize(withCompletion(log, completedAt));
+      // Another dispatch became current meanwhile: complete ours in the history, keep theirs current.
+      const history = log.history.map((r) => (same(r) ? { ...r, completedAt } : r));
+      return serialize({ current: log.current, history });
+    },
+  };
+}
+
+export class AlreadyCompletedError extends Error {}
 
 export function withDispatch(log: DispatchLog, record: DispatchRecord): DispatchLog {
   return { current: record, history: [...log.history, record].slice(-HISTORY_LIMIT) };
@@ -115,10 +155,4 @@ export function withCompletion(log: DispatchLog, completedAt: string): DispatchL
 export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'unitType' | 'unitId'>, fingerprint: string): boolean {
   const recent = log.history.slice(-LOOP_LIMIT);
   return recent.length === LOOP_LIMIT && recent.every((r) => r.unitType === decision.unitType && r.unitId === decision.unitId && r.fingerprint === fingerprint);
-}
-
-export function writeDispatchLog(store: GsdStore, gsdDir: string, log: DispatchLog, previousText: string | null): void {
-  ensureRuntimeDir(gsdDir);
-  const result = store.writeIfUnchanged(dispatchLogFile(gsdDir), JSON.stringify(log, null, 2) + '\n', previousText);
-  if (result === 'conflict') throw new Error('another dispatch recorded a unit at the same time; run it again');
 }

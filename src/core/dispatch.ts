@@ -2,6 +2,8 @@
 // default → loop guard → (with apply) commit the hooks' staged state and record the dispatch.
 // afterDispatch: run the chain again with the finished unit's result, then commit.
 import * as path from 'node:path';
+import { UnreadableFileError } from './bounded-read';
+import { gsdRelative, OutsideGsdError } from './confine';
 import { defaultDecision } from './default-dispatch';
 import { deriveState, freshPartSource, NoProjectError } from './derive-state';
 import { activeUnits } from './find-unit';
@@ -10,10 +12,9 @@ import {
   fingerprintOf,
   isLooping,
   LOOP_LIMIT,
+  appendCompletion,
+  appendDispatch,
   readDispatchLog,
-  withCompletion,
-  withDispatch,
-  writeDispatchLog,
   type DispatchRecord,
 } from './dispatch-record';
 import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from './hook-loader';
@@ -122,10 +123,39 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
   return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
 }
 
-/** Resolves a path a hook gives relative to `.gsd`; null when it would leave `.gsd`. */
+/**
+ * Resolves a path a hook gives relative to `.gsd`; null when it would leave the real `.gsd`, by `..`,
+ * an absolute path or a symlink (see confine.ts).
+ */
 export function insideGsd(gsdDir: string, rel: string): string | null {
-  const abs = path.resolve(gsdDir, rel);
-  return abs.startsWith(gsdDir + path.sep) ? abs : null;
+  return gsdRelative(gsdDir, rel);
+}
+
+/**
+ * A file a hook or payload names relative to `.gsd`: its text, or null (missing, or refused with a
+ * diagnostic when it leads out of `.gsd` or is not a small regular file).
+ */
+export function readConfined(gsdDir: string, store: GsdStore, rel: string, refuse: (message: string) => void): string | null {
+  const abs = insideGsd(gsdDir, rel);
+  if (!abs) {
+    refuse(`${rel} leads outside .gsd; not read`);
+    return null;
+  }
+  try {
+    return store.readText(abs);
+  } catch (error) {
+    if (error instanceof UnreadableFileError || error instanceof OutsideGsdError) {
+      refuse(error.message);
+      return null;
+    }
+    // A folder (or anything else unreadable) where a hook expects a file: said, and read as missing.
+    refuse(`cannot be read as a file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return null;
+  }
+}
+
+function commitNotes(gsdDir: string, notes: string[]): Diagnostic[] {
+  return notes.map((message) => ({ file: gsdDir, severity: 'warning' as const, message }));
 }
 
 function chainHost(
@@ -149,20 +179,10 @@ function chainHost(
       return h;
     },
     options: (hook) => p.hooks.options.get(hook) ?? {},
-    readGsdFile: (rel) => {
-      const abs = insideGsd(p.gsdDir, rel);
-      if (!abs) return null;
-      try {
-        return p.store.readText(abs);
-      } catch (error) {
-        // A folder (or anything unreadable) where a hook expects a file: said, and read as missing.
-        diagnostics.push({ file: abs, severity: 'warning', message: `cannot be read as a file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
-        return null;
-      }
-    },
+    readGsdFile: (rel) => readConfined(p.gsdDir, p.store, rel, (message) => diagnostics.push({ file: path.join(p.gsdDir, rel), severity: 'warning', message })),
     writeGsdFile: (hook, rel, text) => {
       const abs = insideGsd(p.gsdDir, rel);
-      if (!abs) throw new Error(`hook ${hook} tried to write ${rel}, which is outside .gsd`);
+      if (!abs) throw new Error(`hook ${hook} tried to write ${rel}, which leads outside .gsd; refused`);
       tx.stageFile(abs, text);
     },
     report: (hook, d) => {
@@ -192,7 +212,7 @@ export async function dispatchNextUnit(options: DispatchOptions): Promise<Dispat
   const fallback = chain.decision ? null : defaultDecision(p.state);
   let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
-  const { log, text, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
   const print = fingerprint(p.state);
   let blocker: string | null = decision ? null : p.state.blockers[0] ?? (p.state.phase === 'complete' ? null : p.state.nextAction);
@@ -214,10 +234,10 @@ export async function dispatchNextUnit(options: DispatchOptions): Promise<Dispat
   };
   if (!options.apply || !decision) return outcome;
   if (options.signal?.aborted) return outcome;
-  const commit = tx.commit();
   const record: DispatchRecord = { ...decision, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: print };
-  writeDispatchLog(p.store, p.gsdDir, withDispatch(log, record), text);
-  return { ...outcome, written: [...commit.files, dispatchLogFile(p.gsdDir)], applied: true };
+  // The hooks' state and the dispatch record are one commit: all of it is written, or none.
+  const commit = tx.commit([appendDispatch(p.gsdDir, record)]);
+  return { ...outcome, written: commit.files, applied: true, diagnostics: [...diagnostics, ...commitNotes(p.gsdDir, commit.notes)] };
 }
 
 /**
@@ -227,9 +247,9 @@ export async function dispatchNextUnit(options: DispatchOptions): Promise<Dispat
  */
 export async function dispatchUnit(options: DispatchOptions, unit: DispatchDecision): Promise<DispatchOutcome> {
   const p = await prepare(options);
-  const { log, text, diagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const { diagnostics } = readDispatchLog(p.store, p.gsdDir);
   const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
-  writeDispatchLog(p.store, p.gsdDir, withDispatch(log, record), text);
+  new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendDispatch(p.gsdDir, record)]);
   return {
     decision: unit,
     phase: p.state.phase,
@@ -253,7 +273,7 @@ export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
 export async function afterDispatch(options: DispatchOptions): Promise<AfterDispatchOutcome> {
   const p = await prepare(options);
-  const { log, text, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const current = log.current;
   if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');
   if (current.completedAt) throw new NothingDispatchedError(`${current.unitType} ${current.unitId} was already completed at ${current.completedAt}`);
@@ -274,7 +294,7 @@ export async function afterDispatch(options: DispatchOptions): Promise<AfterDisp
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
   const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
   if (options.signal?.aborted) return { result, hooks, written: [], diagnostics };
-  const commit = tx.commit();
-  writeDispatchLog(p.store, p.gsdDir, withCompletion(log, completedAt), text);
-  return { result, hooks, written: [...commit.files, dispatchLogFile(p.gsdDir)], diagnostics };
+  // Hook state, review snapshots and the completion in the record: one commit, all or nothing.
+  const commit = tx.commit([appendCompletion(p.gsdDir, current, completedAt)]);
+  return { result, hooks, written: commit.files, diagnostics: [...diagnostics, ...commitNotes(p.gsdDir, commit.notes)] };
 }

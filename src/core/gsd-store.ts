@@ -1,7 +1,15 @@
 // The one door through which the core touches files. The Node implementation reads the disk;
 // the extension can add one that answers from open editors (unsaved buffers) for the same paths.
+// Every path is confined to the real `.gsd` (confine.ts), reads are bounded (bounded-read.ts), and
+// every write happens under the project's write lock (gsd-lock.ts), so compare-and-swap is one.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
+import { applyCommit, type PlannedWrite } from './commit-journal';
+import { confine, confineFolder, confineInGsd, openConfined } from './confine';
+import { withGsdLock } from './gsd-lock';
+
+export type { PlannedWrite } from './commit-journal';
 
 export interface DirEntry {
   name: string;
@@ -11,8 +19,18 @@ export interface DirEntry {
 
 export type WriteResult = 'written' | 'conflict';
 
+export interface CommitResult {
+  /** Files whose text changed. */
+  files: string[];
+  /** Anything worth telling after the commit point (the commit stands). */
+  notes: string[];
+}
+
 export interface GsdStore {
-  /** The file's text, or null when it does not exist. Throws only for other I/O errors. */
+  /**
+   * The file's text, or null when it does not exist. Throws OutsideGsdError for a path leading out
+   * of the real `.gsd`, UnreadableFileError for a non-regular or too large file, and other I/O errors.
+   */
   readText(path: string): string | null;
   /** Entries of a folder, or null when it does not exist. */
   list(dir: string): DirEntry[] | null;
@@ -22,116 +40,111 @@ export interface GsdStore {
    * answer is 'conflict', so the caller re-reads and re-applies its change.
    */
   writeIfUnchanged(path: string, text: string, expected: string | null): WriteResult;
+  /**
+   * Holding the project's write lock, `plan` reads what it needs (through this store) and returns
+   * the writes; they are committed together or not at all. `plan` throwing writes nothing.
+   */
+  commit(gsdDir: string, plan: () => PlannedWrite[]): CommitResult;
 }
 
 /** Files above this size are not parsed: GSD's markdown is small, and a huge file is a mistake. */
-export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
+export const MAX_PARSE_BYTES = MAX_READ_BYTES;
+
+/** Plans re-made when another program keeps saving one of the files under us. */
+const MAX_PLAN_ATTEMPTS = 5;
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-let tempCounter = 0;
-
 export class NodeGsdStore implements GsdStore {
-  readText(path: string): string | null {
-    try {
-      return fs.readFileSync(path, 'utf8');
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+  readText(file: string): string | null {
+    return readBoundedText(file, MAX_READ_BYTES, openConfined);
   }
 
   list(dir: string): DirEntry[] | null {
+    let entries: fs.Dirent[];
     try {
-      return fs.readdirSync(dir, { withFileTypes: true }).map((d) => {
-        // A symlinked folder (or file) counts as what it points at.
-        if (d.isSymbolicLink()) {
-          try {
-            const s = fs.statSync(`${dir}/${d.name}`);
-            return { name: d.name, isDirectory: s.isDirectory(), isFile: s.isFile() };
-          } catch {
-            return { name: d.name, isDirectory: false, isFile: false };
-          }
-        }
-        return { name: d.name, isDirectory: d.isDirectory(), isFile: d.isFile() };
-      });
+      entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch (error) {
+      // A folder that is not there is not read, so nothing to judge (derive probes many).
       if (isMissing(error)) return null;
       throw error;
     }
+    const real = confineFolder(dir);
+    return entries.map((d) => {
+      // A symlinked folder (or file) counts as what it points at; reading through it is judged
+      // (and refused with a diagnostic when it leads out of `.gsd`) when it is read. Anything that
+      // is not a folder (a FIFO, a device) is listed as a file, so reading it is refused out loud
+      // rather than the file silently missing.
+      if (d.isSymbolicLink()) {
+        try {
+          const s = fs.statSync(path.join(real, d.name));
+          return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory() };
+        } catch {
+          return { name: d.name, isDirectory: false, isFile: false };
+        }
+      }
+      return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory() };
+    });
   }
+
+  /** Called for each file just before a commit writes it (the extension refuses unsaved editors). */
+  protected beforeWrite(_file: string): void {}
 
   writeIfUnchanged(file: string, text: string, expected: string | null): WriteResult {
+    const { gsdDir } = confineInGsd(file);
+    // Already different: a conflict now, without waiting for the lock (the answer is as true as the
+    // one under the lock; only "written" needs the lock to be true).
     if (this.readText(file) !== expected) return 'conflict';
-    const dir = path.dirname(file);
-    fs.mkdirSync(dir, { recursive: true });
-    // Temp file in the same folder (same file system, so rename is atomic), hidden, clearly ours.
-    const tmp = path.join(dir, `.${path.basename(file)}.gsd-${process.pid}-${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-    let mode = 0o644;
+    let conflict = false;
     try {
-      mode = fs.statSync(file).mode & 0o777;
-    } catch {
-      // new file
-    }
-    const fd = fs.openSync(tmp, 'w', mode);
-    try {
-      fs.writeFileSync(fd, text, 'utf8');
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      // Last look before the rename: another writer may have saved while we wrote the temp file.
-      if (this.readText(file) !== expected) {
-        fs.rmSync(tmp, { force: true });
-        return 'conflict';
-      }
-      fs.renameSync(tmp, file);
+      this.commit(gsdDir, () => {
+        if (this.readText(file) !== expected) {
+          conflict = true;
+          return [];
+        }
+        return [{ file, text, expected }];
+      });
     } catch (error) {
-      fs.rmSync(tmp, { force: true });
+      if (error instanceof ConcurrentEditError) return 'conflict';
       throw error;
     }
-    syncDir(dir);
-    removeStaleTemps(dir, path.basename(file));
-    return 'written';
+    return conflict ? 'conflict' : 'written';
+  }
+
+  commit(gsdDir: string, plan: () => PlannedWrite[]): CommitResult {
+    return withGsdLock(gsdDir, () => {
+      for (let attempt = 1; ; attempt++) {
+        const planned = plan().filter((w) => w.text !== w.expected);
+        const writes = planned.map((w) => ({ ...w, file: confine(gsdDir, w.file) }));
+        planned.forEach((w, i) => {
+          this.beforeWrite(w.file);
+          if (writes[i].file !== w.file) this.beforeWrite(writes[i].file);
+        });
+        // Last look: a writer that does not take our lock (GSD, an editor) may have saved meanwhile;
+        // then plan again from what is there now.
+        const changed = writes.find((w) => readBoundedText(w.file) !== w.expected);
+        if (changed) {
+          if (attempt >= MAX_PLAN_ATTEMPTS) throw new ConcurrentEditError(changed.file);
+          continue;
+        }
+        const notes = applyCommit(gsdDir, writes);
+        return { files: planned.map((w) => w.file), notes };
+      }
+    });
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** One confined, bounded read for callers without a store (the extension's panel, diff and signals). */
+export function readGsdText(file: string): string | null {
+  return readBoundedText(file, MAX_READ_BYTES, openConfined);
 }
 
-/** Temp files a killed writer left behind; harmless (the target was never touched), but untidy. */
-function removeStaleTemps(dir: string, base: string): void {
-  const prefix = `.${base}.gsd-`;
-  try {
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-      const pid = Number(name.slice(prefix.length).split('-')[0]);
-      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
-    }
-  } catch {
-    // tidying is best effort
-  }
-}
-
-/** Makes the rename durable; not every platform can open a folder, which is fine. */
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+/** A file changed under us by a writer outside our lock, between our read and our write. */
+export class ConcurrentEditError extends Error {
+  constructor(readonly file: string) {
+    super(`${file} was changed by another program while we wrote; nothing was written`);
   }
 }

@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseFrontmatter, fmRecord } from './frontmatter';
 import { assertPlainData, setExtensionBlock } from './frontmatter-block';
-import type { GsdStore } from './gsd-store';
+import type { GsdStore, PlannedWrite } from './gsd-store';
 import type { ProjectFiles } from './project-files';
 import { unitStateFile } from './unit-files';
 
@@ -37,9 +37,16 @@ interface StagedEdit {
 export interface CommitReport {
   files: string[];
   retries: number;
+  /** Said after the commit point (the commit stands). */
+  notes: string[];
 }
 
-const MAX_RETRIES = 5;
+/** A file committed with the hook state, computed from its text as it is under the write lock. */
+export interface AlsoWrite {
+  file: string;
+  /** Throwing refuses the whole commit (nothing is written). */
+  update: (current: string | null) => string;
+}
 
 /** A state file's text; one that cannot be read as a file (a folder in its place) reads as missing. */
 function readState(store: GsdStore, file: string): string | null {
@@ -114,50 +121,42 @@ export class HookStateTransaction {
   }
 
   /**
-   * Writes every staged edit. Each file is re-read and our blocks re-applied to its current text, so
-   * an edit someone else saved meanwhile is kept; a change to one of *our* blocks since we read it is
-   * a StateConflictError (we never drop the other writer's change). All files are prepared before the
-   * first is written.
+   * Writes every staged edit, plus `also` (e.g. the dispatch record), as one all-or-nothing commit
+   * under the project's write lock. Each file is re-read under the lock and our blocks re-applied to
+   * its current text, so an edit someone else saved meanwhile is kept; a change to one of *our*
+   * blocks since we read it is a StateConflictError, thrown before anything is written (we never drop
+   * the other writer's change). Once this returns, everything is committed.
    */
-  commit(): CommitReport {
+  commit(also: readonly AlsoWrite[] = []): CommitReport {
     if (this.committed) throw new Error('this dispatch has already been committed');
     this.committed = true;
     const byFile = new Map<string, StagedEdit[]>();
     for (const e of this.staged.values()) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
-    const prepare = (file: string, edits: StagedEdit[]) => {
-      const current = this.store.readText(file);
-      let next = current ?? '';
-      for (const e of edits) {
-        const now = blockIn(current, e.hook);
-        if (!isDeepStrictEqual(now, e.seen)) {
-          throw new StateConflictError(`extensions.${e.hook} in ${file} was changed by someone else since this dispatch read it; not overwriting it`);
+    const result = this.store.commit(this.gsdDir, () => {
+      const writes: PlannedWrite[] = [];
+      for (const f of this.stagedFiles.values()) {
+        if (this.store.readText(f.file) !== f.expected) throw new StateConflictError(`${f.file} changed after it was staged; not overwriting it`);
+        writes.push({ file: f.file, text: f.text, expected: f.expected });
+      }
+      for (const [file, edits] of byFile) {
+        const current = this.store.readText(file);
+        let next = current ?? '';
+        for (const e of edits) {
+          const now = blockIn(current, e.hook);
+          if (!isDeepStrictEqual(now, e.seen)) {
+            throw new StateConflictError(`extensions.${e.hook} in ${file} was changed by someone else since this dispatch read it; not overwriting it`);
+          }
+          next = setExtensionBlock(next, e.hook, e.value);
         }
-        next = setExtensionBlock(next, e.hook, e.value);
+        if (current !== null || next !== '') writes.push({ file, text: next, expected: current });
       }
-      return { current, next };
-    };
-    const plans = [...byFile].map(([file, edits]) => ({ file, edits, ...prepare(file, edits) }));
-    for (const f of this.stagedFiles.values()) {
-      if (this.store.readText(f.file) !== f.expected) throw new StateConflictError(`${f.file} changed after it was staged; not overwriting it`);
-    }
-    let retries = 0;
-    const written: string[] = [];
-    for (const f of this.stagedFiles.values()) {
-      if (f.text === f.expected) continue;
-      if (this.store.writeIfUnchanged(f.file, f.text, f.expected) === 'conflict') throw new StateConflictError(`${f.file} changed while we wrote it; not overwriting it`);
-      this.files.invalidate(f.file);
-      written.push(f.file);
-    }
-    for (const plan of plans) {
-      let { current, next } = plan;
-      for (;;) {
-        if (current === next) break;
-        if (this.store.writeIfUnchanged(plan.file, next, current) === 'written') break;
-        if (++retries > MAX_RETRIES) throw new StateConflictError(`${plan.file} kept changing while we wrote it; gave up after ${MAX_RETRIES} tries`);
-        ({ current, next } = prepare(plan.file, plan.edits));
+      for (const a of also) {
+        const current = this.store.readText(a.file);
+        writes.push({ file: a.file, text: a.update(current), expected: current });
       }
-      this.files.invalidate(plan.file);
-    }
-    return { files: [...written, ...plans.filter((p) => p.current !== p.next).map((p) => p.file)], retries };
+      return writes;
+    });
+    for (const file of result.files) this.files.invalidate(file);
+    return { files: result.files, retries: 0, notes: result.notes };
   }
 }

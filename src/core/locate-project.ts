@@ -2,6 +2,8 @@
 // root. `.gsd` is often a symlink into the user's home, so the real path is what we watch and read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { recoverInterruptedCommit } from './commit-journal';
+import { registerGsdRoot } from './confine';
 
 export interface GsdProject {
   /** The folder that holds `.gsd`. */
@@ -37,6 +39,9 @@ export function locateProject(start: string): GsdProject | null {
     const candidate = path.join(dir, '.gsd');
     if (isDirectory(candidate)) {
       const gsdDir = fs.realpathSync(candidate);
+      registerGsdRoot(gsdDir);
+      // A commit a killed process left half-done is finished before anyone reads the state.
+      recoverInterruptedCommit(gsdDir);
       return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
     }
     if (exists(path.join(dir, '.git'))) return null;

@@ -1,6 +1,8 @@
 // Per-file memory of what was read from `.gsd`: folder listings and parsed files, each kept until
 // told that path changed. The CLI builds one per run; the extension keeps one for its lifetime.
 import * as path from 'node:path';
+import { UnreadableFileError } from './bounded-read';
+import { OutsideGsdError } from './confine';
 import { DirIndex } from './gsd-layout';
 import { MAX_PARSE_BYTES, type GsdStore } from './gsd-store';
 import type { Diagnostic } from './types';
@@ -79,6 +81,8 @@ export class ProjectFiles {
       this.readPaths?.push(file);
       text = this.store.readText(file);
     } catch (error) {
+      // A link out of `.gsd`, a FIFO, a device or a huge file: refused on purpose, said plainly.
+      if (error instanceof UnreadableFileError || error instanceof OutsideGsdError) return { value: null, diagnostics: [{ file, severity: 'warning', message: error.message }] };
       return { value: null, diagnostics: [{ file, severity: 'error', message: `could not read: ${describe(error)}` }] };
     }
     if (text === null) return { value: null, diagnostics: [] };

@@ -3,6 +3,7 @@
 // commits in any project, whatever the project's own .gitignore says.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { confinedDir } from './confine';
 
 export function runtimeDir(gsdDir: string): string {
   return path.join(gsdDir, 'runtime', 'gsd-review-loop');
@@ -13,15 +14,15 @@ const IGNORE_ALL = '# Written by GSD Review Loop: runtime files of this machine,
 /** The runtime folder, created with its `.gitignore` when missing. Best effort: never throws. */
 export function ensureRuntimeDir(gsdDir: string): string {
   const dir = runtimeDir(gsdDir);
-  const ignore = path.join(dir, '.gitignore');
   try {
-    if (!fs.existsSync(ignore)) {
-      fs.mkdirSync(dir, { recursive: true });
-      // 'wx': two processes starting at once must not both write; the second simply finds it.
-      fs.writeFileSync(ignore, IGNORE_ALL, { flag: 'wx' });
-    }
+    // Confined: a runtime folder (or any folder above it) linked out of `.gsd` is refused, not created through.
+    const real = confinedDir(gsdDir, path.relative(gsdDir, dir));
+    const ignore = path.join(real, '.gitignore');
+    // 'wx' is O_CREAT|O_EXCL: two processes starting at once do not both write, and a link planted
+    // at the name (even a dangling one) is never written through.
+    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, IGNORE_ALL, { flag: 'wx' });
   } catch {
-    // read-only .gsd or a racing writer: the caller's own write reports what matters
+    // read-only .gsd, a racing writer or a link out of .gsd: the caller's own (confined) write reports what matters
   }
   return dir;
 }

@@ -1,5 +1,4 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readCodeReview } from '../core/code-review';
 import { replanDecision } from '../core/default-dispatch';
@@ -10,6 +9,7 @@ import { runChosenUnit } from './next-unit-command';
 import type { PanelNode } from './panel-nodes';
 import { compareCycles } from './review-diff';
 import type { ReviewPanelProvider } from './review-panel';
+import { readGsdText } from '../core/gsd-store';
 
 export function registerCodeLensCommands(
   workspace: GsdWorkspace,
@@ -51,7 +51,7 @@ export function registerCodeLensCommands(
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const cycle = readCodeReview(doc?.getText() ?? fs.readFileSync(uri.fsPath, 'utf8'), uri.fsPath).cycle;
+      const cycle = readCodeReview(doc?.getText() ?? readGsdText(uri.fsPath) ?? '', uri.fsPath).cycle;
       const { task } = findUnit(workspace.state(unit.handle), unit.milestoneId, unit.sliceId, unit.taskId);
       const reviews = task?.reviews ?? [];
       const current = reviews.find((r) => r.cycle === cycle);

@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { currentDispatch } from '../core/dispatch';
 import type { DispatchRecord } from '../core/dispatch-record';
 import { readCodeReview } from '../core/code-review';
+import { readGsdText } from '../core/gsd-store';
 import { findUnit } from '../core/find-unit';
 import type { GSDState } from '../core/types';
 import type { GsdWorkspace, ProjectChange } from './gsd-workspace';
@@ -51,7 +52,15 @@ export function signalled(file: string, record: DispatchRecord): boolean {
   }
   if (stat.mtimeMs < Date.parse(record.dispatchedAt) - 1000) return false;
   if (record.unitType !== 'review-task') return true;
-  const review = readCodeReview(fs.readFileSync(file, 'utf8'), file);
+  let text: string | null;
+  try {
+    text = readGsdText(file);
+  } catch {
+    // a link out of .gsd, a FIFO, a huge file: not a review we act on
+    return false;
+  }
+  if (text === null) return false;
+  const review = readCodeReview(text, file);
   return review.wellFormed && review.cycle === record.data?.cycle;
 }
 

@@ -6,7 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REVIEWER_NAME } from '../core/agent-hooks/hook-install';
-import { ensureRuntimeDir } from '../core/runtime-folder';
+import { ensureRuntimeDir, runtimeDir } from '../core/runtime-folder';
+import { createExclusive } from '../core/atomic-write';
+import { confinedDir } from '../core/confine';
 import type { DispatchDecision } from '../core/middleware';
 import { promptDocuments } from './prompt-documents';
 
@@ -36,12 +38,21 @@ export function renderCommand(template: string, promptFile: string, platform = p
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {
-  const dir = path.join(ensureRuntimeDir(gsdDir), 'prompts');
-  fs.mkdirSync(dir, { recursive: true });
+  // Confined to the real `.gsd` (a linked runtime folder is refused), and created exclusively: a
+  // name someone planted as a link is never written through.
+  ensureRuntimeDir(gsdDir);
+  const dir = confinedDir(gsdDir, path.relative(gsdDir, path.join(runtimeDir(gsdDir), 'prompts')));
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const file = path.join(dir, `${stamp}-${decision.unitType}-${decision.unitId.replace(/\//g, '-')}.md`);
-  fs.writeFileSync(file, decision.prompt);
-  return file;
+  const base = `${stamp}-${decision.unitType}-${decision.unitId.replace(/[\\/]/g, '-')}`;
+  for (let n = 0; ; n++) {
+    const file = path.join(dir, `${base}${n ? `-${n}` : ''}.md`);
+    try {
+      createExclusive(file, decision.prompt);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 20) throw error;
+    }
+  }
 }
 
 /** Why the chat cannot take an agent prompt in this VS Code, or null when it can. */

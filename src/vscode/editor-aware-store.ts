@@ -2,7 +2,7 @@
 // never written behind the user's back. Reads come from disk (what GSD and the agent see).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { NodeGsdStore, type WriteResult } from '../core/gsd-store';
+import { NodeGsdStore } from '../core/gsd-store';
 
 export class UnsavedChangesError extends Error {}
 
@@ -13,9 +13,9 @@ export function dirtyDocumentsUnder(dir: string): string[] {
 }
 
 export class EditorAwareStore extends NodeGsdStore {
-  override writeIfUnchanged(file: string, text: string, expected: string | null): WriteResult {
+  /** Every file of a commit is checked before the first is written, so a refusal writes nothing. */
+  protected override beforeWrite(file: string): void {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
     if (open?.isDirty) throw new UnsavedChangesError(`${path.basename(file)} has unsaved changes in the editor; save or revert it, then try again.`);
-    return super.writeIfUnchanged(file, text, expected);
   }
 }

@@ -1,8 +1,9 @@
 // Cycle diffs: each review cycle as a read-only virtual document (`gsd-review:` scheme), so
 // "Compare with previous cycle" opens vscode.diff between two snapshots nobody can edit by accident.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readBoundedText } from '../core/bounded-read';
+import { confine, isWithin } from '../core/confine';
 import type { ReviewCycle } from '../core/types';
 
 export const REVIEW_SCHEME = 'gsd-review';
@@ -20,15 +21,14 @@ export class ReviewContentProvider implements vscode.TextDocumentContentProvider
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const file = new URLSearchParams(uri.query).get('file') ?? '';
-    const real = path.resolve(file);
-    // Only review files inside a known `.gsd` folder are served.
-    if (!real.endsWith('.md') || !this.allowedRoots().some((root) => real.startsWith(root + path.sep))) {
-      return `This review is not inside a GSD project of this workspace (${file}).`;
-    }
+    const abs = path.resolve(file);
+    // Only review files inside a known `.gsd` folder are served, judged by their real path.
+    const root = this.allowedRoots().find((r) => isWithin(r, abs) && r !== abs);
+    if (!abs.endsWith('.md') || !root) return `This review is not inside a GSD project of this workspace (${file}).`;
     try {
-      return fs.readFileSync(real, 'utf8');
-    } catch {
-      return `The review file ${path.basename(real)} no longer exists.`;
+      return readBoundedText(confine(root, abs)) ?? `The review file ${path.basename(abs)} no longer exists.`;
+    } catch (error) {
+      return `The review file ${path.basename(abs)} is not shown: ${(error as Error).message}`;
     }
   }
 

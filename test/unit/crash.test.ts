@@ -44,7 +44,7 @@ describe('crash safety of hook state writes', function () {
     const valid = new Set([original, 0, 1].map((r) => (typeof r === 'string' ? r : setExtensionBlock(original, 'crash', { round: r, payload: (r ? 'a' : 'b').repeat(PAYLOAD) }))));
     const seen = new Map<string, number>();
     for (let i = 0; i < ROUNDS; i++) {
-      await runAndKill(script, [gsdDir, unit, String(PAYLOAD)], Math.floor(Math.random() * 40));
+      await runAndKill(script, [gsdDir, unit, String(PAYLOAD)], Math.floor(Math.random() * 120));
       const text = fs.readFileSync(file, 'utf8');
       assert.ok(valid.has(text), `round ${i}: the file is neither the old nor the new content (${text.length} chars)`);
       const kind = text === original ? 'original' : /round: 1/.test(text) ? 'round 1' : 'round 0';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterDispatch, dispatchNextUnit, NothingDispatchedError, type DispatchOptions } from '../../src/core/dispatch';
-import { NodeGsdStore, type WriteResult } from '../../src/core/gsd-store';
+import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/gsd-store';
 import type { BuiltinHook } from '../../src/core/hook-loader';
 import { StateConflictError } from '../../src/core/hook-state';
 import { ChainCancelledError, type GSDMiddleware } from '../../src/core/middleware';
@@ -133,13 +133,13 @@ describe('dispatchNextUnit', () => {
     const file = taskPlan(root);
     let interfered = false;
     class OtherWriterStore extends NodeGsdStore {
-      override writeIfUnchanged(p: string, text: string, expected: string | null): WriteResult {
-        if (!interfered && p === file) {
+      override commit(gsdDir: string, plan: () => PlannedWrite[]): CommitResult {
+        if (!interfered) {
           interfered = true;
-          // The user saves the plan (new frontmatter key, new body line) just before our rename.
-          fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('# T03:', '---\nowner: sam\n---\n# T03:') + 'Edited by hand.\n');
+          // The user saves the plan (new frontmatter key, new body line) just before our commit.
+          fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('# T03:', '---\nowner: sam\n---\n# T03:') + 'Edited by hand.\n');
         }
-        return super.writeIfUnchanged(p, text, expected);
+        return super.commit(gsdDir, plan);
       }
     }
     const builtins = [builtin('alpha', async (ctx, next) => {

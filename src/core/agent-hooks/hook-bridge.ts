@@ -3,7 +3,8 @@
 // anything it cannot handle yields no answer (the host then proceeds as usual).
 import * as path from 'node:path';
 import { CompositeHooksProvider } from '../composite-hooks-provider';
-import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, type DispatchOptions } from '../dispatch';
+import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, readConfined, type DispatchOptions } from '../dispatch';
+import { isWithin, realPathOf } from '../confine';
 import { runtimeDir } from '../dispatch-record';
 import { ensureRuntimeDir } from '../runtime-folder';
 import { deriveStateLazy } from '../derive-state';
@@ -49,6 +50,8 @@ export interface BridgeResult {
   /** Why there is no answer, when there is none for a reason other than "nothing to say". */
   skipped?: string;
   error?: string;
+  /** Things refused on the way (e.g. a hook log that is a link out of `.gsd`): for stderr. */
+  warnings?: string[];
 }
 
 const RUNTIME_STATE = 'lifecycle.json';
@@ -97,10 +100,7 @@ function makeHost(
         throw error;
       }
     },
-    readGsdFile: (rel) => {
-      const abs = insideGsd(project.gsdDir, rel);
-      return abs ? store.readText(abs) : null;
-    },
+    readGsdFile: (rel) => readConfined(project.gsdDir, store, rel, (m) => logLines.push(m)),
     createGsdFile: (rel, text) => {
       const abs = insideGsd(project.gsdDir, rel);
       if (!abs) return false;
@@ -186,6 +186,8 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   const recording = key ? recordingStore(options.store ?? new NodeGsdStore()) : null;
   const store = recording?.store ?? options.store ?? new NodeGsdStore();
   const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
+  // Filled in `finally`, after the result object was made: shared by reference.
+  const warnings: string[] = [];
   try {
     const hooks = await loadConfiguredHooks(new ProjectFiles(store), {
       gsdDir: project.gsdDir,
@@ -202,7 +204,8 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
         ...hooks.providers,
         new DefaultHooksProvider({
           describeProject: () => describeProject(host),
-          isProtectedPath: (p) => path.resolve(cwd, p).startsWith(protectedDir + path.sep),
+          // Real paths on both sides: `.gsd` (or a folder on the way) may be a symlink.
+          isProtectedPath: (p) => isProtectedRuntimePath(protectedDir, cwd, p),
         }),
       ],
       { timeoutMs: options.timeoutMs ?? 20_000, log: (m) => logLines.push(m) },
@@ -225,15 +228,27 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
       const gsd = project.gsdDir;
       storeAnswer(runtimeDir(gsd), key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
     }
-    return { event: payload.event, host: running, output };
+    return { event: payload.event, host: running, output, warnings };
   } catch (error) {
     entry.answer = 'error';
     entry.error = error instanceof Error ? error.message : String(error);
-    return { event: payload.event, output: null, error: entry.error };
+    return { event: payload.event, output: null, error: entry.error, warnings };
   } finally {
     entry.ms = Date.now() - started;
     if (logLines.length) entry.notes = logLines.slice(0, 10);
-    appendHookLog(project.gsdDir, entry);
+    const refused = appendHookLog(project.gsdDir, entry);
+    if (refused) warnings.push(refused);
+  }
+}
+
+/** Whether an edit tool's path lands in our runtime records, compared as real paths. */
+export function isProtectedRuntimePath(protectedDir: string, cwd: string, p: string): boolean {
+  try {
+    const real = realPathOf(path.resolve(cwd, p));
+    return isWithin(realPathOf(protectedDir), real);
+  } catch {
+    // A path we cannot resolve (a link loop) is not one we let an agent edit blindly.
+    return true;
   }
 }
 

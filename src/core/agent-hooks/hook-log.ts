@@ -1,8 +1,14 @@
 // Every agent-hook invocation, one JSON line each, in `.gsd/runtime/gsd-review-loop/hooks.jsonl`,
 // for the review panel's "Recent hook events". Kept small: past 256 KB the older half goes.
+// The bridge runs on every agent step of whoever opens a repository, so the log is confined like
+// everything else: never appended through a link, never rotated through a predictable temp name.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceAtomically } from '../atomic-write';
+import { readBoundedBytes } from '../bounded-read';
+import { confine, confinedDir } from '../confine';
 import { runtimeDir } from '../dispatch-record';
+import { withGsdLock } from '../gsd-lock';
 import { ensureRuntimeDir } from '../runtime-folder';
 
 export interface HookLogEntry {
@@ -17,37 +23,62 @@ export interface HookLogEntry {
 }
 
 const MAX_BYTES = 256 * 1024;
+/** The panel shows the last few events: reading the log's tail is enough, whatever its size. */
+const READ_TAIL_BYTES = 64 * 1024;
+
+const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 export function hookLogFile(gsdDir: string): string {
   return path.join(runtimeDir(gsdDir), 'hooks.jsonl');
 }
 
-/** Best effort: the log must never make a hook fail. */
-export function appendHookLog(gsdDir: string, entry: HookLogEntry): void {
-  const file = hookLogFile(gsdDir);
+/** Best effort: the log must never make a hook fail. Returns why nothing was logged, if so. */
+export function appendHookLog(gsdDir: string, entry: HookLogEntry): string | null {
   try {
     ensureRuntimeDir(gsdDir);
-    fs.appendFileSync(file, JSON.stringify(entry) + '\n');
-    if (fs.statSync(file).size > MAX_BYTES) {
-      const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, lines.slice(Math.floor(lines.length / 2)).join('\n') + '\n');
-      fs.renameSync(tmp, file);
+    const dir = confinedDir(gsdDir, path.relative(gsdDir, runtimeDir(gsdDir)));
+    const file = confine(gsdDir, path.join(dir, 'hooks.jsonl'));
+    // O_NOFOLLOW: a link planted at the log's name fails here instead of being written through.
+    const fd = fs.openSync(file, APPEND_FLAGS, 0o644);
+    let size: number;
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return `${file} is not a regular file; hook event not logged`;
+      fs.writeSync(fd, JSON.stringify(entry) + '\n');
+      size = stat.size;
+    } finally {
+      fs.closeSync(fd);
     }
-  } catch {
-    // a full disk or a read-only .gsd must not block the agent
+    if (size > MAX_BYTES) rotate(gsdDir, file);
+    return null;
+  } catch (error) {
+    // a full disk, a read-only or hostile .gsd must not block the agent
+    return `hook event not logged: ${(error as Error).message}`;
   }
+}
+
+/** Keeps the newer half; under the write lock so two rotations cannot lose each other's lines. */
+function rotate(gsdDir: string, file: string): void {
+  withGsdLock(gsdDir, () => {
+    const bytes = readBoundedBytes(file, MAX_BYTES, true);
+    if (!bytes || bytes.length < MAX_BYTES) return;
+    const lines = bytes.toString('utf8').trimEnd().split('\n');
+    // The first line of a tail may be cut; the older half goes anyway.
+    replaceAtomically(file, lines.slice(Math.floor(lines.length / 2)).join('\n') + '\n');
+  });
 }
 
 export function readHookLog(gsdDir: string, limit = 20): HookLogEntry[] {
   try {
-    const lines = fs.readFileSync(hookLogFile(gsdDir), 'utf8').trimEnd().split('\n');
+    const bytes = readBoundedBytes(confine(gsdDir, hookLogFile(gsdDir)), READ_TAIL_BYTES, true);
+    if (!bytes) return [];
+    const lines = bytes.toString('utf8').trimEnd().split('\n');
     const out: HookLogEntry[] = [];
     for (const line of lines.slice(-limit).reverse()) {
       try {
         out.push(JSON.parse(line) as HookLogEntry);
       } catch {
-        // a half-written line from a killed process
+        // a half-written line from a killed process, or the cut first line of the tail
       }
     }
     return out;

@@ -1,0 +1,87 @@
+// Replacing a file atomically without trusting the folder it is in: the temporary file has an
+// unpredictable name and is created exclusively (O_EXCL | O_NOFOLLOW), so a link a repository planted
+// can never be written through; the rename then puts it in place of the real path (the caller
+// resolved it), so a symlink inside `.gsd` keeps pointing at its target, which gets the new text.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
+
+// Loaded on the first write only: node:crypto costs milliseconds at every start of the CLI, which
+// runs on every agent event and mostly only reads.
+let crypto: typeof import('node:crypto') | undefined;
+
+/** Our temp files: `.<name>.gsd-<pid>-<random>.tmp`, so a killed writer's leftovers can be tidied. */
+export function tempNameFor(file: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return path.join(path.dirname(file), `.${path.basename(file)}.gsd-${process.pid}-${(crypto ??= require('node:crypto') as typeof import('node:crypto')).randomBytes(12).toString('hex')}.tmp`);
+}
+
+/** Creates a new file exclusively with `data` (fails if anything, even a dangling link, is there). */
+export function createExclusive(file: string, data: string | Buffer, mode = 0o644, durable = true): void {
+  const fd = fs.openSync(file, CREATE_FLAGS, mode);
+  try {
+    fs.writeFileSync(fd, data);
+    if (durable) fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `real` (a real path, already confined) with `data`, atomically and (unless told it need
+ * not survive a power loss) durably.
+ */
+export function replaceAtomically(real: string, data: string | Buffer, durable = true): void {
+  let mode = 0o644;
+  try {
+    mode = fs.lstatSync(real).mode & 0o777;
+  } catch {
+    // new file
+  }
+  const tmp = tempNameFor(real);
+  try {
+    createExclusive(tmp, data, mode, durable);
+    fs.renameSync(tmp, real);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  if (durable) syncDir(path.dirname(real));
+}
+
+/** Makes a rename durable; not every platform can open a folder, which is fine. */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // best effort
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temp files a killed writer left behind; harmless (the target was never touched), but untidy. */
+export function removeStaleTemps(dir: string, base: string): void {
+  const prefix = `.${base}.gsd-`;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      const pid = Number(name.slice(prefix.length).split('-')[0]);
+      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // tidying is best effort
+  }
+}

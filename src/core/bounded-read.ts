@@ -1,0 +1,95 @@
+// Reading a file from a repository without trusting it: only a regular file is read, never through
+// a last-component symlink (callers pass real paths), and its size is checked on the open file before
+// a byte is read. A FIFO does not block (opened non-blocking, then refused), `/dev/zero` or a huge
+// file is refused instead of filling memory.
+import * as fs from 'node:fs';
+
+/** A file we will not read: not a regular file, or too large. Its message is the diagnostic. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: 'not-regular' | 'too-large',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UnreadableFileError';
+  }
+}
+
+/** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
+export const MAX_READ_BYTES = 2 * 1024 * 1024;
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function openPlain(file: string, flags: number): number | null {
+  try {
+    return fs.openSync(file, flags);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes` (null when it does not exist). With `tail`, a
+ * larger file is not refused: its last `maxBytes` are returned (for append-only logs). `open` is
+ * how the file is opened (default: as it is named, never through a last-component link); the
+ * confined reader passes openConfined.
+ */
+export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail = false, open: (file: string, flags: number) => number | null = openPlain): Buffer | null {
+  let fd: number | null;
+  try {
+    fd = open(file, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UnreadableFileError(file, 'not-regular', `${file} is a symbolic link where a file was expected; not read`);
+    if (code === 'ENXIO') throw new UnreadableFileError(file, 'not-regular', `${file} is not a regular file; not read`);
+    throw error;
+  }
+  if (fd === null) return null;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
+    if (stat.size <= maxBytes) {
+      // The common case, in one call. The size was checked on this open file just now; a regular
+      // file someone appends to meanwhile is read to its end as it is then.
+      const buf = fs.readFileSync(fd);
+      if (buf.length <= maxBytes) return buf;
+      if (!tail) throw new UnreadableFileError(file, 'too-large', `${file} grew past the ${(maxBytes / 1048576).toFixed(1)} MB limit while being read; not read`);
+      return buf.subarray(buf.length - maxBytes);
+    }
+    if (!tail) {
+      throw new UnreadableFileError(file, 'too-large', `${file} is ${(stat.size / 1048576).toFixed(1)} MB, too large for a GSD file (limit ${(maxBytes / 1048576).toFixed(1)} MB); not read`);
+    }
+    const start = stat.size - maxBytes;
+    const buf = Buffer.allocUnsafe(maxBytes);
+    let got = 0;
+    while (got < maxBytes) {
+      const n = fs.readSync(fd, buf, got, maxBytes - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === maxBytes ? buf : buf.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null): string | null {
+  return readBoundedBytes(file, maxBytes, false, open)?.toString('utf8') ?? null;
+}

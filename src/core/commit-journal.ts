@@ -1,0 +1,150 @@
+// All-or-nothing commits of several files (one dispatch's or one completion's hook state, review
+// snapshots and the dispatch record). The full set of new texts is first written, atomically, to an
+// intent journal in our runtime folder; that rename is the commit point. Then each file is replaced
+// and the journal removed. A process killed in between leaves the journal, and the next start of any
+// command or of the extension rolls it forward; killed before the commit point, nothing was changed
+// (only an unused temp file remains, which is tidied), so the commit is rolled back by construction.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { replaceAtomically, removeStaleTemps } from './atomic-write';
+import { readBoundedText } from './bounded-read';
+import { confine, confinedDir, isWithin } from './confine';
+import { withGsdLock } from './gsd-lock';
+
+export interface PlannedWrite {
+  /** Real path inside the real `.gsd` (confined by the caller). */
+  file: string;
+  text: string;
+  /** The file's text the write rests on (null: it did not exist). */
+  expected: string | null;
+}
+
+interface JournalEntry {
+  /** Relative to the real `.gsd`. */
+  file: string;
+  before: string | null;
+  after: string;
+}
+
+interface Journal {
+  version: 1;
+  pid: number;
+  at: string;
+  writes: JournalEntry[];
+}
+
+const RUNTIME = path.join('runtime', 'gsd-review-loop');
+const JOURNAL = 'commit-journal.json';
+/** A journal holds every file of one commit; each file is at most MAX_READ_BYTES. */
+const MAX_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+export function journalFile(gsdDir: string): string {
+  return path.join(gsdDir, RUNTIME, JOURNAL);
+}
+
+/**
+ * Writes the files, all or none; the caller holds the project's write lock. Throws only before the
+ * commit point (nothing changed). After it, a failure leaves the journal for the next start to
+ * finish and is returned as a note: the commit stands.
+ */
+export function applyCommit(gsdDir: string, writes: PlannedWrite[]): string[] {
+  if (writes.length === 0) return [];
+  for (const w of writes) fs.mkdirSync(path.dirname(w.file), { recursive: true });
+  if (writes.length === 1) {
+    // One rename is already all-or-nothing.
+    replaceAtomically(writes[0].file, writes[0].text);
+    removeStaleTemps(path.dirname(writes[0].file), path.basename(writes[0].file));
+    return [];
+  }
+  const root = fs.realpathSync(gsdDir);
+  const journal: Journal = {
+    version: 1,
+    pid: process.pid,
+    at: new Date().toISOString(),
+    writes: writes.map((w) => ({ file: path.relative(root, w.file), before: w.expected, after: w.text })),
+  };
+  const dir = confinedDir(gsdDir, RUNTIME);
+  const file = path.join(dir, JOURNAL);
+  replaceAtomically(file, JSON.stringify(journal));
+  // Committed: from here on, nothing may be reported as a failure.
+  let notes: string[];
+  try {
+    notes = rollForward(gsdDir, journal);
+    fs.rmSync(file, { force: true });
+  } catch (error) {
+    return [`committed; ${(error as Error).message}; the next start finishes writing it`];
+  }
+  removeStaleTemps(dir, JOURNAL);
+  for (const w of writes) removeStaleTemps(path.dirname(w.file), path.basename(w.file));
+  return notes;
+}
+
+/** Applies a committed journal; returns notes about files someone else changed meanwhile. */
+function rollForward(gsdDir: string, journal: Journal): string[] {
+  const notes: string[] = [];
+  for (const entry of journal.writes) {
+    const real = confine(gsdDir, entry.file);
+    const current = readBoundedText(real);
+    if (current === entry.after) continue;
+    if (current !== entry.before) {
+      notes.push(`${real} changed after an interrupted commit of ${journal.at}; left as it is`);
+      continue;
+    }
+    fs.mkdirSync(path.dirname(real), { recursive: true });
+    replaceAtomically(real, entry.after);
+  }
+  return notes;
+}
+
+function validJournal(value: unknown, root: string): value is Journal {
+  const j = value as Journal | null;
+  if (!j || typeof j !== 'object' || j.version !== 1 || !Array.isArray(j.writes)) return false;
+  return j.writes.every(
+    (w) =>
+      w &&
+      typeof w.file === 'string' &&
+      !path.isAbsolute(w.file) &&
+      isWithin(root, path.resolve(root, w.file)) &&
+      typeof w.after === 'string' &&
+      (w.before === null || typeof w.before === 'string'),
+  );
+}
+
+/**
+ * Finishes a commit a killed process left behind (rolled forward), before anything reads the state.
+ * Cheap when there is none (one failed lstat). Returns notes for the log; never throws.
+ */
+export function recoverInterruptedCommit(gsdDir: string): string[] {
+  const file = journalFile(gsdDir);
+  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
+  try {
+    return withGsdLock(gsdDir, () => {
+      const root = fs.realpathSync(gsdDir);
+      const real = confine(gsdDir, file);
+      let text: string | null;
+      try {
+        text = readBoundedText(real, MAX_JOURNAL_BYTES);
+      } catch (error) {
+        fs.rmSync(real, { force: true });
+        return [`${real}: ${(error as Error).message}; removed`];
+      }
+      if (text === null) return [];
+      let journal: unknown;
+      try {
+        journal = JSON.parse(text);
+      } catch {
+        journal = null;
+      }
+      if (!validJournal(journal, root)) {
+        fs.rmSync(real, { force: true });
+        return [`${real} is not a commit journal of ours; removed without applying it`];
+      }
+      const notes = [`finished an interrupted commit of ${journal.at} (${journal.writes.length} files)`, ...rollForward(gsdDir, journal)];
+      fs.rmSync(real, { force: true });
+      removeStaleTemps(path.dirname(real), JOURNAL);
+      return notes;
+    });
+  } catch (error) {
+    return [`could not finish an interrupted commit: ${(error as Error).message}`];
+  }
+}

@@ -1,0 +1,228 @@
+// Confinement: every path the core or the extension reads or writes under `.gsd` is resolved to its
+// real path (symlinks followed, also for paths that do not exist yet) and must stay inside the real
+// `.gsd`. A repository is untrusted input: a link inside it must never make us read or write a file
+// elsewhere. This is the one place that decides; every caller goes through it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** A path that leads outside the real `.gsd` (through `..`, an absolute path or a symlink). */
+export class OutsideGsdError extends Error {
+  constructor(
+    readonly file: string,
+    readonly real: string | null,
+    readonly gsdDir: string | null,
+  ) {
+    super(
+      gsdDir === null
+        ? `${file} is not inside a .gsd folder; refused`
+        : `${file} leads outside .gsd${real && real !== file ? ` (to ${real})` : ''}; refused`,
+    );
+    this.name = 'OutsideGsdError';
+  }
+}
+
+/** Real `.gsd` folders of the projects found in this process (locateProject registers them). */
+const knownRoots = new Set<string>();
+const realRoots = new Map<string, string>();
+
+/** Symlinks followed while resolving one path: more is a loop or an attack. */
+const MAX_LINKS = 40;
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export function registerGsdRoot(realGsdDir: string): void {
+  knownRoots.add(path.resolve(realGsdDir));
+}
+
+/** `child` is `root` itself or lies under it (both absolute and normalized; no file-system access). */
+export function isWithin(root: string, child: string): boolean {
+  if (child === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return child.startsWith(prefix);
+}
+
+/**
+ * The real path of `p`: every symlink resolved, including a dangling last link and the missing
+ * tail of a path that does not exist yet (resolved from its nearest existing ancestor).
+ */
+export function realPathOf(p: string): string {
+  return resolveReal(path.resolve(p), 0);
+}
+
+function resolveReal(abs: string, links: number): string {
+  try {
+    return fs.realpathSync.native(abs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw Object.assign(new Error(`${abs}: too many levels of symbolic links`), { code });
+    if (!isMissing(error)) throw error;
+  }
+  const parent = path.dirname(abs);
+  if (parent === abs) return abs;
+  const realParent = resolveReal(parent, links);
+  const here = path.join(realParent, path.basename(abs));
+  let stat: fs.Stats | null = null;
+  try {
+    stat = fs.lstatSync(here);
+  } catch {
+    stat = null;
+  }
+  if (stat?.isSymbolicLink()) {
+    // A dangling link: where would a write through it land?
+    if (links >= MAX_LINKS) throw Object.assign(new Error(`${abs}: too many levels of symbolic links`), { code: 'ELOOP' });
+    return resolveReal(path.resolve(realParent, fs.readlinkSync(here)), links + 1);
+  }
+  return here;
+}
+
+function realRoot(gsdDir: string): string {
+  let real = realRoots.get(gsdDir);
+  if (real === undefined) {
+    real = fs.realpathSync.native(gsdDir);
+    realRoots.set(gsdDir, real);
+  }
+  return real;
+}
+
+/**
+ * The `.gsd` folder a path belongs to: the deepest registered project root that contains it, else
+ * the nearest ancestor named `.gsd`. Null when it is in no `.gsd` at all.
+ */
+export function gsdRootOf(file: string): string | null {
+  const abs = path.isAbsolute(file) ? file : path.resolve(file);
+  let best: string | null = null;
+  for (const root of knownRoots) if (isWithin(root, abs) && (best === null || root.length > best.length)) best = root;
+  if (best) return best;
+  for (let dir = abs; ; ) {
+    if (path.basename(dir) === '.gsd') return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/**
+ * The real path of `file`, which must lie inside the real `gsdDir` (`file` may be relative to it).
+ * Throws OutsideGsdError otherwise; never touches the file itself.
+ */
+export function confine(gsdDir: string, file: string): string {
+  const abs = path.resolve(gsdDir, file);
+  let root: string;
+  try {
+    root = realRoot(path.resolve(gsdDir));
+  } catch {
+    throw new OutsideGsdError(abs, null, null);
+  }
+  let real: string;
+  try {
+    real = realPathOf(abs);
+  } catch (error) {
+    throw new OutsideGsdError(abs, `${(error as Error).message}`, gsdDir);
+  }
+  if (!isWithin(root, real)) throw new OutsideGsdError(abs, real, gsdDir);
+  return real;
+}
+
+/**
+ * Real paths of folders, kept for a moment: a derive reads thousands of files from a few hundred
+ * folders, and resolving each file's folders again cost more than reading the file. A folder
+ * swapped for a link is noticed once its entry is older than this.
+ */
+const DIR_CACHE_MS = 1000;
+const dirCache = new Map<string, { real: string; at: number }>();
+
+function realDir(dir: string): string {
+  const now = Date.now();
+  const cached = dirCache.get(dir);
+  if (cached && now - cached.at < DIR_CACHE_MS) return cached.real;
+  const real = realPathOf(dir);
+  if (dirCache.size > 10_000) dirCache.clear();
+  dirCache.set(dir, { real, at: now });
+  return real;
+}
+
+/**
+ * The real path of an existing folder that must be inside the real `.gsd` it belongs to (its real
+ * path kept for a moment, as for reads). Throws OutsideGsdError otherwise.
+ */
+export function confineFolder(dir: string): string {
+  const abs = path.isAbsolute(dir) ? dir : path.resolve(dir);
+  const gsdDir = gsdRootOf(abs);
+  if (!gsdDir) throw new OutsideGsdError(abs, null, null);
+  let real: string;
+  try {
+    real = realDir(abs);
+  } catch (error) {
+    throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
+  }
+  if (!isWithin(realRoot(gsdDir), real)) throw new OutsideGsdError(abs, real, gsdDir);
+  return real;
+}
+
+/**
+ * Opens a file for reading, confined: its folder must resolve inside the real `.gsd`, and the file
+ * is opened without following a link in its last component (such a link is resolved and judged
+ * first). Null when it does not exist. The caller closes the descriptor.
+ */
+export function openConfined(file: string, flags: number): number | null {
+  // Absolute paths are taken as they are (this runs for every file of a derive); `..` in them is
+  // harmless, as the folder is resolved to its real path below.
+  const abs = path.isAbsolute(file) ? file : path.resolve(file);
+  const gsdDir = gsdRootOf(abs);
+  if (!gsdDir) throw new OutsideGsdError(abs, null, null);
+  const root = realRoot(gsdDir);
+  const cut = abs.lastIndexOf(path.sep);
+  const base = abs.slice(cut + 1);
+  let dir: string;
+  try {
+    dir = realDir(abs.slice(0, cut) || path.sep);
+  } catch (error) {
+    throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
+  }
+  if (!isWithin(root, dir) || base === '' || base === '.' || base === '..') throw new OutsideGsdError(abs, path.join(dir, base), gsdDir);
+  const noFollow = flags | (fs.constants.O_NOFOLLOW ?? 0);
+  try {
+    return fs.openSync(dir.endsWith(path.sep) ? dir + base : dir + path.sep + base, noFollow);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+  }
+  // The last component is a link: judge where it leads, then open that.
+  try {
+    return fs.openSync(confine(gsdDir, abs), noFollow);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/** `confine()` for an absolute path whose `.gsd` is found from the path itself. */
+export function confineInGsd(file: string): { gsdDir: string; real: string } {
+  const gsdDir = gsdRootOf(file);
+  if (!gsdDir) throw new OutsideGsdError(path.resolve(file), null, null);
+  return { gsdDir: realRoot(gsdDir), real: confine(gsdDir, file) };
+}
+
+/** A path a hook, a payload or a frontmatter value gives relative to `.gsd`: its real path, or null. */
+export function gsdRelative(gsdDir: string, rel: string): string | null {
+  if (path.isAbsolute(rel)) return null;
+  const abs = path.resolve(gsdDir, rel);
+  if (!isWithin(path.resolve(gsdDir), abs) || abs === path.resolve(gsdDir)) return null;
+  try {
+    return confine(gsdDir, abs);
+  } catch {
+    return null;
+  }
+}
+
+/** A folder of ours under the real `.gsd` (`rel` to it), created if needed; refused if it leads elsewhere. */
+export function confinedDir(gsdDir: string, rel: string): string {
+  const real = confine(gsdDir, rel);
+  fs.mkdirSync(real, { recursive: true });
+  // Created just now by us or already there: either way it must still be a real folder inside.
+  if (confine(gsdDir, rel) !== real || !fs.lstatSync(real).isDirectory()) throw new Error(`${real} is not a folder of ours; refused`);
+  return real;
+}

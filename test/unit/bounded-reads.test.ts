@@ -1,0 +1,123 @@
+// Class 2 of issue 12: only regular files are read, their size is checked on the open file first, and
+// the cap holds in every command (`state`, `next`, `complete`, `hook`) and for our own records. A
+// repository planting `/dev/zero` or a FIFO where GSD keeps markdown gets a diagnostic, not a hang or
+// gigabytes of memory. Each command runs as a child process with a hard time limit.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildCli } from './helpers/cli';
+import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
+
+const M = '.gsd/milestones/M001';
+const S = `${M}/slices/S01`;
+const TASKS = `${S}/tasks`;
+const RUNTIME = '.gsd/runtime/gsd-review-loop';
+/** Far above what any of these commands needs on a small project; a hang or a 16 GB read hits it. */
+const LIMIT_MS = 20_000;
+
+function project(): string {
+  return writeTree({
+    '.gsd/PREFERENCES.md': '---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n    - name: pending-actions\n---\n',
+    [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
+    [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice', done: true }, { id: 'T02', title: 'Attach logo' }]),
+    [`${TASKS}/T01-PLAN.md`]: '# T01: Render invoice\n',
+    [`${TASKS}/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001', { completedAt: '2026-11-20T10:00:00Z' }),
+  });
+}
+
+interface Run {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+function run(script: string, args: string[], input = ''): Run {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', input, timeout: LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HOME: os.tmpdir() } });
+  let json: unknown = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    // not JSON
+  }
+  return { status: r.status, signal: r.signal, ms: Date.now() - started, stdout: r.stdout ?? '', stderr: r.stderr ?? '', json };
+}
+
+function finished(r: Run, what: string): void {
+  assert.equal(r.signal, null, `${what} did not finish within ${LIMIT_MS / 1000} s (killed); stderr: ${r.stderr.slice(0, 300)}`);
+}
+
+function mkfifo(p: string): void {
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  execFileSync('mkfifo', [p]);
+}
+
+const messages = (r: Run) => JSON.stringify(r.json?.diagnostics ?? []) + r.stderr;
+
+describe('bounded reads (regular files only, size checked before reading)', function () {
+  this.timeout(4 * LIMIT_MS);
+  let gsd: string;
+  before(async function () {
+    if (process.platform === 'win32') this.skip();
+    gsd = await buildCli();
+  });
+
+  it('a task summary linked to /dev/zero: state, next and hook answer at once with a diagnostic', () => {
+    const root = project();
+    const summary = path.join(root, TASKS, 'T02-SUMMARY.md');
+    fs.symlinkSync('/dev/zero', summary);
+    const state = run(gsd, ['state', '--json', '--full', '--root', root]);
+    finished(state, 'state');
+    assert.equal(state.status, 0, state.stderr);
+    assert.match(messages(state), /T02-SUMMARY\.md.*(outside \.gsd|character device)/);
+    const next = run(gsd, ['next', '--json', '--root', root]);
+    finished(next, 'next');
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(messages(next), /T02-SUMMARY\.md/);
+    const hook = run(gsd, ['hook', '--untrusted', '--root', root], JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's', cwd: root, source: 'startup' }));
+    finished(hook, 'hook');
+    assert.equal(hook.status, 0);
+  });
+
+  it('complete reads a review that is /dev/zero, a FIFO or 3 MB: a diagnostic, never a hang', () => {
+    for (const kind of ['dev-zero', 'fifo', 'huge'] as const) {
+      const root = project();
+      const applied = run(gsd, ['next', '--apply', '--json', '--root', root]);
+      finished(applied, 'next --apply');
+      assert.equal(applied.json?.unitType, 'review-task', applied.stderr);
+      const review = path.join(root, TASKS, 'T01-CODE-REVIEW.md');
+      if (kind === 'dev-zero') fs.symlinkSync('/dev/zero', review);
+      else if (kind === 'fifo') mkfifo(review);
+      else fs.writeFileSync(review, codeReview('T01', 1, 'changes-requested', [{ text: 'x'.repeat(3 * 1024 * 1024) }]));
+      const complete = run(gsd, ['complete', '--json', '--root', root]);
+      finished(complete, `complete (${kind})`);
+      assert.match(messages(complete) + complete.stdout, kind === 'huge' ? /too large/ : /(character device|FIFO|outside \.gsd)/, `${kind}: ${complete.stdout}${complete.stderr}`);
+    }
+  });
+
+  it('a FIFO as a task plan, the dispatch record or the hook log: every command returns', () => {
+    const root = project();
+    mkfifo(path.join(root, TASKS, 'T02-PLAN.md'));
+    const next = run(gsd, ['next', '--json', '--root', root]);
+    finished(next, 'next with a FIFO plan');
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(messages(next), /T02-PLAN\.md is a FIFO/);
+
+    mkfifo(path.join(root, RUNTIME, 'dispatch.json'));
+    const apply = run(gsd, ['next', '--apply', '--json', '--root', root]);
+    finished(apply, 'next --apply with a FIFO record');
+    assert.equal(apply.status, 1);
+    assert.match(apply.stderr, /^gsd-review: .*dispatch\.json is a FIFO \(named pipe\), not a regular file; not read\n$/);
+
+    mkfifo(path.join(root, RUNTIME, 'hooks.jsonl'));
+    const hook = run(gsd, ['hook', '--untrusted', '--root', root], JSON.stringify({ hook_event_name: 'Stop', session_id: 's', cwd: root }));
+    finished(hook, 'hook with a FIFO log');
+    assert.equal(hook.status, 0);
+    assert.match(hook.stderr, /hook event not logged/);
+  });
+});
