@@ -77,7 +77,7 @@ export function isDeferredStatus(status: string): boolean {
 const MILESTONE_PREFIX = /^M\d[^:]*:\s*/;
 
 /** GSD shows `M001: Title` as `Title` (state.ts `stripMilestonePrefix`). */
-function milestoneTitle(m: MilestoneRow): string {
+export function milestoneTitle(m: Pick<MilestoneRow, 'id' | 'title'>): string {
   const stripped = m.title.replace(MILESTONE_PREFIX, '') || m.title;
   return stripped || m.id;
 }

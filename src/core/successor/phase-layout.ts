@@ -112,6 +112,20 @@ function milestoneIdFor(number: number, slug: string): string {
   return team && /\d/.test(team[1]) ? `${base}-${team[1]}` : base;
 }
 
+/** `# M001: Title` among the roadmap's first lines: the id and the title (the id when none). */
+export function roadmapHeading(text: string): { id: string; title: string } | null {
+  const t = ROADMAP_TITLE.exec((text.split('\n', 5).find((l) => l.startsWith('# ')) ?? '').trimEnd());
+  if (!t) return null;
+  const id = t[1].replace(/^m/, 'M');
+  return { id, title: t[2] || id };
+}
+
+/** The context file's first `# ` heading without a leading milestone id. */
+export function contextTitle(text: string): string | undefined {
+  const h = firstHeading(splitLines(text))?.text;
+  return h === undefined ? undefined : h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');
+}
+
 /** `- [x] **S01: Title** rest`: done mark, id, title (up to the closing `**`) and rest, or null. */
 function roadmapSliceLine(line: string): { mark: string; id: string; title: string; rest: string } | null {
   const m = ROADMAP_SLICE_HEAD.exec(line);
@@ -139,7 +153,8 @@ function dependsTag(text: string): string | undefined {
   return undefined;
 }
 
-function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> {
+/** The slice lines of a milestone roadmap, each with the `> After this:` line under it. */
+export function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> {
   const out: Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -200,10 +215,10 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
   if (milestone.roadmapFile) {
     const text = readBounded(milestone.roadmapFile, diagnostics);
     if (text !== null) {
-      const t = ROADMAP_TITLE.exec((text.split('\n', 5).find((l) => l.startsWith('# ')) ?? '').trimEnd());
+      const t = roadmapHeading(text);
       if (t) {
-        milestone.id = t[1].replace(/^m/, 'M');
-        milestone.title = t[2] || milestone.id;
+        milestone.id = t.id;
+        milestone.title = t.title;
       }
       milestone.roadmapStamp = readStateVersionStamp(text) ?? undefined;
       roadmapSlices = parseRoadmapSlices(text);
@@ -211,8 +226,8 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
   }
   if (milestone.title === slugTitle && milestone.contextFile) {
     const text = readBounded(milestone.contextFile, diagnostics);
-    const h = text ? firstHeading(splitLines(text))?.text : undefined;
-    if (h) milestone.title = h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');
+    const h = text ? contextTitle(text) : undefined;
+    if (h !== undefined) milestone.title = h;
   }
 
   // Roadmap order first; slices known only from their files follow in file order.
