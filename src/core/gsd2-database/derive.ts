@@ -71,9 +71,14 @@ export function isDeferredStatus(status: string): boolean {
   return status === 'deferred';
 }
 
+// `M`, a digit, anything up to the first colon (the id and its team suffix among it), the colon and
+// the blanks after it: what `^M\d+(?:-[a-z0-9]{6})?[^:]*:\s*` matches, without its `\d+`, team
+// suffix and `[^:]*` competing for the same characters (quadratic on a long title without a colon).
+const MILESTONE_PREFIX = /^M\d[^:]*:\s*/;
+
 /** GSD shows `M001: Title` as `Title` (state.ts `stripMilestonePrefix`). */
-function milestoneTitle(m: MilestoneRow): string {
-  const stripped = m.title.replace(/^M\d+(?:-[a-z0-9]{6})?[^:]*:\s*/, '') || m.title;
+export function milestoneTitle(m: Pick<MilestoneRow, 'id' | 'title'>): string {
+  const stripped = m.title.replace(MILESTONE_PREFIX, '') || m.title;
   return stripped || m.id;
 }
 

@@ -28,17 +28,44 @@ export interface FlatSlicePlan {
   diagnostics: Diagnostic[];
 }
 
-const TITLE = /^#\s+([SR]\d+)\s*[:.-]\s*(.*?)\s*$/i;
-const FIELD = /^\*\*(Milestone|Slice|Goal):\*\*\s*(.*?)\s*$/i;
+// No two quantifiers here compete for the same characters (`(.*?)\s*$` and `(.*?)\*\*(.*)$`
+// backtrack quadratically on one long line): the line's trailing blanks are cut first, captures run
+// to its end, and the bold title and the estimate are found by hand.
+const TITLE = /^#\s+([SR]\d+)\s*[:.-]\s*(\S.*)?$/i;
+const FIELD = /^\*\*(Milestone|Slice|Goal):\*\*\s*(\S.*)?$/i;
 const TASKS_OPEN = /^\s*<tasks>\s*$/i;
 const TASKS_CLOSE = /^\s*<\/tasks>\s*$/i;
 // `- [x] **T01**: Title _(est)_` (the colon after the bold id is GSD's; a colon inside is tolerated).
-const TASK_LINE = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\*\*\s*:?\s*(.*?)\s*$/;
-const TASK_LINE_INNER = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]\s*(.*?)\*\*\s*(.*?)\s*$/;
+const TASK_LINE = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\*\*\s*(?::\s*)?(\S.*)?$/;
+// `- [x] **T01: Title** rest`: the head; the title runs to the next `**`.
+const TASK_LINE_INNER_HEAD = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(T\d+)\s*[:.-]/;
 const TASK_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}T\d+/;
-const ESTIMATE = /\s*_\(([^)]*)\)_\s*$/;
-const DETAIL = /^\s+[-*+]\s+(Files|Verify):\s*(.*)$/i;
+const DETAIL = /^\s+[-*+]\s+(Files|Verify):\s*(\S.*)?$/i;
 const CODE_SPAN = /`([^`]+)`/g;
+
+/** A checkbox task line (trailing blanks cut): done mark, id, title and the text after the title. */
+function taskLine(line: string): { mark: string; id: string; title: string; rest: string; inner: boolean } | null {
+  const head = TASK_LINE_INNER_HEAD.exec(line);
+  if (head) {
+    const close = line.indexOf('**', head[0].length);
+    if (close !== -1) return { mark: head[1], id: head[2], title: line.slice(head[0].length, close).trim(), rest: line.slice(close + 2).trim(), inner: true };
+  }
+  const m = TASK_LINE.exec(line);
+  return m ? { mark: m[1], id: m[2], title: m[3] ?? '', rest: m[3] ?? '', inner: false } : null;
+}
+
+/**
+ * The `_(estimate)_` that ends the text: its content and where it starts, or null. The leftmost
+ * `_(` with no `)` before the closing `)_`, as the pattern `_\(([^)]*)\)_$` would find it (found by
+ * hand: that pattern rescans the text from every `_(`).
+ */
+function trailingEstimate(text: string): { estimate: string; index: number } | null {
+  if (!text.endsWith(')_')) return null;
+  const close = text.length - 2;
+  const open = text.indexOf('_(', close > 0 ? text.lastIndexOf(')', close - 1) + 1 : 0);
+  if (open === -1 || open + 2 > close) return null;
+  return { estimate: text.slice(open + 2, close), index: open };
+}
 
 export function parseFlatSlicePlan(text: string, file: string): FlatSlicePlan {
   const lines = splitLines(text);
@@ -56,13 +83,14 @@ export function parseFlatSlicePlan(text: string, file: string): FlatSlicePlan {
         plan.hasTasksBlock = true;
         continue;
       }
-      const t = !plan.title ? TITLE.exec(line) : null;
+      const bare = line.trimEnd();
+      const t = !plan.title ? TITLE.exec(bare) : null;
       if (t) {
         plan.sliceId ??= t[1].toUpperCase();
         plan.title = t[2] || t[1].toUpperCase();
         continue;
       }
-      const f = FIELD.exec(line);
+      const f = FIELD.exec(bare);
       if (f) {
         const key = f[1].toLowerCase();
         if (key === 'milestone' && f[2]) plan.milestoneId = f[2];
@@ -76,18 +104,13 @@ export function parseFlatSlicePlan(text: string, file: string): FlatSlicePlan {
       current = undefined;
       continue;
     }
-    const inner = TASK_LINE_INNER.exec(line);
-    const m = inner ?? TASK_LINE.exec(line);
+    const m = taskLine(line.trimEnd());
     if (m) {
-      let title = inner ? inner[3] : m[3];
-      let rest = inner ? inner[4] : m[3];
-      const est = ESTIMATE.exec(rest);
-      if (est) {
-        if (!inner) title = title.slice(0, est.index);
-        rest = rest.slice(0, est.index);
-      }
-      current = { id: m[2].toUpperCase(), title: title.trim() || m[2].toUpperCase(), done: m[1] !== ' ', files: [], line: i + 1 };
-      if (est?.[1].trim()) current.estimate = est[1].trim();
+      const est = trailingEstimate(m.rest);
+      // `**T01**: Title _(est)_`: the estimate ends the title; `**T01: Title** _(est)_`: it follows it.
+      const title = est && !m.inner ? m.title.slice(0, est.index) : m.title;
+      current = { id: m.id.toUpperCase(), title: title.trim() || m.id.toUpperCase(), done: m.mark !== ' ', files: [], line: i + 1 };
+      if (est?.estimate.trim()) current.estimate = est.estimate.trim();
       if (plan.tasks.some((t) => t.id === current!.id)) {
         plan.diagnostics.push({ file, line: i + 1, severity: 'warning', message: `task ${current.id} is listed twice in the plan; the first one counts` });
         current = undefined;
@@ -98,8 +121,9 @@ export function parseFlatSlicePlan(text: string, file: string): FlatSlicePlan {
     }
     const d = current ? DETAIL.exec(line) : null;
     if (d && current) {
-      if (d[1].toLowerCase() === 'files') current.files = [...d[2].matchAll(CODE_SPAN)].map((c) => c[1]);
-      else current.verify = d[2].trim() || undefined;
+      const value = d[2] ?? '';
+      if (d[1].toLowerCase() === 'files') current.files = [...value.matchAll(CODE_SPAN)].map((c) => c[1]);
+      else current.verify = value.trim() || undefined;
       continue;
     }
     if (TASK_LIKE.test(line)) {

@@ -12,7 +12,9 @@ export interface KnownIssueLine {
   line?: number;
 }
 
-const BULLET = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[([ xX])\]\s+)?(.+?)\s*$/;
+// Matched on the line without its trailing blanks, the text running to the end: `(.+?)\s*$` is
+// quadratic on a long line. A bullet with nothing after it is no issue.
+const BULLET = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[([ xX])\]\s+)?(\S.*)$/;
 const EMPTY = /^(none\.?|n\/a\.?|-|—)$/i;
 const HEADING = /^#{1,6}\s/;
 
@@ -21,9 +23,9 @@ export function knownIssuesFromText(text: string, firstLine?: number): KnownIssu
   const lines = splitLines(text);
   const out: KnownIssueLine[] = [];
   const lineOf = (i: number) => (firstLine === undefined ? undefined : firstLine + i);
-  const bullets = lines.some((l) => BULLET.test(l));
-  if (bullets) {
-    lines.forEach((l, i) => {
+  const bare = lines.map((l) => l.trimEnd());
+  if (bare.some((l) => BULLET.test(l))) {
+    bare.forEach((l, i) => {
       const m = BULLET.exec(l);
       // A ticked box is an issue already dealt with.
       if (!m || (m[1] && m[1] !== ' ') || EMPTY.test(m[2])) return;

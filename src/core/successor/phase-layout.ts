@@ -7,6 +7,7 @@
 // as paths.ts resolveTaskFile does). Read only; every file is bounded in size.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { firstHeading, splitLines } from '../markdown-sections';
 import { parseTaskSummary, type TaskSummary } from '../task-summary';
 import type { Diagnostic } from '../types';
 import { parseFlatSlicePlan, type FlatPlanTask } from './flat-slice-plan';
@@ -68,12 +69,14 @@ const MILESTONE_FILE = /^(\d{1,4})-(ROADMAP|CONTEXT|VALIDATION|SUMMARY)\.md$/i;
 const SLICE_FILE = /^(\d{1,4})-(\d{1,4}|R\d{1,4})-([A-Z][A-Z-]*)\.md$/i;
 const FLAT_TASK_SUMMARY = /^(S\d+|R\d+)-(T\d+)-SUMMARY\.md$/i;
 const LEGACY_TASK_SUMMARY = /^(T\d+)-SUMMARY\.md$/i;
-const ROADMAP_TITLE = /^#\s+(M\d+(?:-[a-z0-9]{6})?)\s*[:.-]\s*(.*?)\s*$/i;
-const HEADING_TITLE = /^#\s+(.+?)\s*$/m;
-const ROADMAP_SLICE = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*([SR]\d+)\s*[:.-]\s*(.*?)\*\*(.*)$/i;
+// No two quantifiers here compete for the same characters (`(.*?)\s*$`, `(.*?)\*\*(.*)$` and
+// `:\s*(.*)$` backtrack quadratically on one long line): lines are matched without their trailing
+// blanks, captures run to the end, and the bold slice title and the depends tag are found by hand.
+const ROADMAP_TITLE = /^#\s+(M\d+(?:-[a-z0-9]{6})?)\s*[:.-]\s*(\S.*)?$/i;
+const ROADMAP_SLICE_HEAD = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*([SR]\d+)\s*[:.-]/i;
 const RISK = /`risk:([^`\s]+)`/i;
-const DEPENDS = /`depends:\[([^\]]*)\]`/i;
-const DEMO = /^\s*>\s*After this:\s*(.*)$/i;
+const DEPENDS_OPEN = /`depends:\[/gi;
+const DEMO = /^\s*>\s*After this:\s*(\S.*)?$/i;
 
 function readBounded(file: string, diagnostics: Diagnostic[]): string | null {
   try {
@@ -109,19 +112,61 @@ function milestoneIdFor(number: number, slug: string): string {
   return team && /\d/.test(team[1]) ? `${base}-${team[1]}` : base;
 }
 
-function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> {
+/** `# M001: Title` among the roadmap's first lines: the id and the title (the id when none). */
+export function roadmapHeading(text: string): { id: string; title: string } | null {
+  const t = ROADMAP_TITLE.exec((text.split('\n', 5).find((l) => l.startsWith('# ')) ?? '').trimEnd());
+  if (!t) return null;
+  const id = t[1].replace(/^m/, 'M');
+  return { id, title: t[2] || id };
+}
+
+/** The context file's first `# ` heading without a leading milestone id. */
+export function contextTitle(text: string): string | undefined {
+  const h = firstHeading(splitLines(text))?.text;
+  return h === undefined ? undefined : h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');
+}
+
+/** `- [x] **S01: Title** rest`: done mark, id, title (up to the closing `**`) and rest, or null. */
+function roadmapSliceLine(line: string): { mark: string; id: string; title: string; rest: string } | null {
+  const m = ROADMAP_SLICE_HEAD.exec(line);
+  if (!m) return null;
+  const close = line.indexOf('**', m[0].length);
+  if (close === -1) return null;
+  return { mark: m[1], id: m[2], title: line.slice(m[0].length, close).trim(), rest: line.slice(close + 2) };
+}
+
+/**
+ * The list in the first `` `depends:[…]` `` of the text, as `/`depends:\[([^\]]*)\]`/i` finds it:
+ * the first opening whose next `]` is followed by a backtick. Scanned by hand because that pattern
+ * rescans to the end of the line from every opening without a `]`.
+ */
+function dependsTag(text: string): string | undefined {
+  DEPENDS_OPEN.lastIndex = 0;
+  for (let open = DEPENDS_OPEN.exec(text); open; open = DEPENDS_OPEN.exec(text)) {
+    const from = DEPENDS_OPEN.lastIndex;
+    const close = text.indexOf(']', from);
+    if (close === -1) break;
+    if (text.charCodeAt(close + 1) === 96) return text.slice(from, close);
+    // Every opening before this `]` ends at it too.
+    DEPENDS_OPEN.lastIndex = close + 1;
+  }
+  return undefined;
+}
+
+/** The slice lines of a milestone roadmap, each with the `> After this:` line under it. */
+export function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> {
   const out: Array<Omit<LayoutSlice, 'tasks' | 'remediation'>> = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const m = ROADMAP_SLICE.exec(lines[i]);
+    const m = roadmapSliceLine(lines[i]);
     if (!m) continue;
-    const demo = DEMO.exec(lines[i + 1] ?? '')?.[1]?.trim();
+    const demo = DEMO.exec((lines[i + 1] ?? '').trimEnd())?.[1];
     out.push({
-      id: m[2].toUpperCase(),
-      title: m[3].trim() || m[2].toUpperCase(),
-      roadmapDone: m[1] !== ' ',
-      risk: RISK.exec(m[4])?.[1],
-      depends: (DEPENDS.exec(m[4])?.[1] ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean),
+      id: m.id.toUpperCase(),
+      title: m.title || m.id.toUpperCase(),
+      roadmapDone: m.mark !== ' ',
+      risk: RISK.exec(m.rest)?.[1],
+      depends: (dependsTag(m.rest) ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean),
       demo: demo || undefined,
       roadmapLine: i + 1,
     });
@@ -170,10 +215,10 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
   if (milestone.roadmapFile) {
     const text = readBounded(milestone.roadmapFile, diagnostics);
     if (text !== null) {
-      const t = ROADMAP_TITLE.exec(text.split('\n', 5).find((l) => l.startsWith('# ')) ?? '');
+      const t = roadmapHeading(text);
       if (t) {
-        milestone.id = t[1].replace(/^m/, 'M');
-        milestone.title = t[2] || milestone.id;
+        milestone.id = t.id;
+        milestone.title = t.title;
       }
       milestone.roadmapStamp = readStateVersionStamp(text) ?? undefined;
       roadmapSlices = parseRoadmapSlices(text);
@@ -181,8 +226,8 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
   }
   if (milestone.title === slugTitle && milestone.contextFile) {
     const text = readBounded(milestone.contextFile, diagnostics);
-    const h = text ? HEADING_TITLE.exec(text)?.[1] : undefined;
-    if (h) milestone.title = h.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '');
+    const h = text ? contextTitle(text) : undefined;
+    if (h !== undefined) milestone.title = h;
   }
 
   // Roadmap order first; slices known only from their files follow in file order.
