@@ -9,7 +9,6 @@ import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './co
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLog } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
-import { runtimeDir } from './core/dispatch-record';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -51,8 +50,10 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
     // The same test as the full bridge; it then stands aside without an answer.
     if (isDuplicateRun(host, event, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(os.homedir(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
-    const key = answerKey(event, raw, `${hookCacheContext(rootArg, argv.includes('--untrusted'))}\u0000${host.dialect}\u0000${host.origin ?? ''}`);
-    const hit = key ? lookupAnswer(runtimeDir(project.gsdDir), key) : null;
+    const context = hookCacheContext(rootArg, argv.includes('--untrusted'));
+    if (context === null) return false;
+    const key = answerKey(event, raw, `${context}\u0000${host.dialect}\u0000${host.origin ?? ''}`);
+    const hit = key ? lookupAnswer(project.gsdDir, key) : null;
     if (!hit) return false;
     if (hit.output) process.stdout.write(JSON.stringify(hit.output) + '\n');
     const sessionId = typeof raw.session_id === 'string' ? raw.session_id : typeof raw.sessionId === 'string' ? raw.sessionId : 'unknown';

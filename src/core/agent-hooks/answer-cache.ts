@@ -5,9 +5,15 @@
 // (src/hook-entry.ts) gives the same answer while all of them are unchanged, and runs the full
 // bridge otherwise. A file changed within a second of the recording is not trusted (its time may
 // not show a second change), and user hook code (which may read anything) turns caching off.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { replaceAtomically } from '../atomic-write';
+import { readBoundedText } from '../bounded-read';
+import { confinedDir, openConfined } from '../confine';
 import type { GsdStore } from '../gsd-store';
+import { runtimeDir } from '../runtime-folder';
 import { classifyToolCall } from './edit-tools';
 
 /** One small file per key, so a lookup reads and parses only its own entry. */
@@ -81,13 +87,20 @@ export function answerKey(event: string, raw: Record<string, unknown>, context: 
   return `${event}-${hash(`${context}\u0000${parts.join('\u0000')}`)}`;
 }
 
-export function cacheFile(runtimeDir: string, key: string): string {
-  return path.join(runtimeDir, ANSWER_CACHE_DIR, `${key}.json`);
+export function cacheFile(gsdDir: string, key: string): string {
+  return path.join(runtimeDir(gsdDir), ANSWER_CACHE_DIR, `${key}.json`);
 }
+
+/** An entry is one small JSON object; anything larger was not written by us. */
+const MAX_ENTRY_BYTES = 256 * 1024;
 
 function readEntry(file: string): CacheFile | null {
   try {
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
+    // Confined and bounded like every read: a planted link (to a FIFO, /dev/zero, a file outside
+    // .gsd) is no answer.
+    const text = readBoundedText(file, MAX_ENTRY_BYTES, openConfined);
+    if (text === null) return null;
+    const data = JSON.parse(text) as CacheFile;
     return data && data.version === VERSION && Array.isArray(data.stamps) ? data : null;
   } catch {
     return null; // missing or half-written: no answer
@@ -95,8 +108,8 @@ function readEntry(file: string): CacheFile | null {
 }
 
 /** The cached answer, if every file it rested on is as it was. */
-export function lookupAnswer(runtimeDir: string, key: string): CachedAnswer | null {
-  const entry = readEntry(cacheFile(runtimeDir, key));
+export function lookupAnswer(gsdDir: string, key: string): CachedAnswer | null {
+  const entry = readEntry(cacheFile(gsdDir, key));
   if (!entry) return null;
   for (const [p, mtime, size] of entry.stamps) {
     const now = stampOf(p);
@@ -105,20 +118,19 @@ export function lookupAnswer(runtimeDir: string, key: string): CachedAnswer | nu
   return entry;
 }
 
-export function storeAnswer(runtimeDir: string, key: string, paths: Iterable<string>, output: Record<string, unknown> | null, answer: string): void {
-  const file = cacheFile(runtimeDir, key);
+export function storeAnswer(gsdDir: string, key: string, paths: Iterable<string>, output: Record<string, unknown> | null, answer: string): void {
   try {
-    // Our own folder first: creating it changes its parent's time, which the stamps must include.
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Our own folder first (confined: a runtime folder linked out of .gsd is refused): creating it
+    // changes its parent's time, which the stamps must include.
+    const dir = confinedDir(gsdDir, path.relative(gsdDir, path.join(runtimeDir(gsdDir), ANSWER_CACHE_DIR)));
     const at = Date.now();
     const stamps = [...new Set(paths)].map(stampOf);
     if (stamps.some(([, mtime]) => mtime > at - RACY_MS)) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, stamps, output, answer, at } satisfies CacheFile));
-    fs.renameSync(tmp, file);
-    prune(path.dirname(file));
+    // A random temp name created exclusively, renamed over the real path: nothing planted is written through.
+    replaceAtomically(path.join(dir, `${key}.json`), JSON.stringify({ version: VERSION, stamps, output, answer, at } satisfies CacheFile), false);
+    prune(dir);
   } catch {
-    // a read-only .gsd only loses the speed-up
+    // a read-only or hostile .gsd only loses the speed-up
   }
 }
 
@@ -156,9 +168,41 @@ export function recordingStore(inner: GsdStore): { store: GsdStore; paths: Set<s
   return { store, paths, uncacheable: () => other };
 }
 
-/** What of the command line an answer depends on (the same string in both entries). */
-export function hookCacheContext(root: string | undefined, untrusted: boolean): string {
-  return `root=${root ?? ''};untrusted=${untrusted ? 1 : 0}`;
+/**
+ * A random secret of this user, kept outside every repository (`~/.gsd-review-loop/answer-cache.key`),
+ * mixed into every cache key: a repository could otherwise commit a cache entry under a key it can
+ * compute and so put its own answer (a PreToolUse "allow", context for the model) in our mouth.
+ * Null when it cannot be read or made: then nothing is cached.
+ */
+let secret: string | null | undefined;
+export function cacheSecret(home = os.homedir()): string | null {
+  if (secret !== undefined) return secret;
+  const file = path.join(home, '.gsd-review-loop', 'answer-cache.key');
+  const read = (): string | null => {
+    const text = readBoundedText(file, 1024);
+    return text && /^[0-9a-f]{32}$/.test(text.trim()) ? text.trim() : null;
+  };
+  try {
+    secret = read();
+    if (secret === null) {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      try {
+        fs.writeFileSync(file, crypto.randomBytes(16).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      secret = read();
+    }
+  } catch {
+    secret = null;
+  }
+  return secret;
+}
+
+/** What of the command line an answer depends on (the same string in both entries); null: do not cache. */
+export function hookCacheContext(root: string | undefined, untrusted: boolean): string | null {
+  const key = cacheSecret();
+  return key === null ? null : `root=${root ?? ''};untrusted=${untrusted ? 1 : 0};key=${key}`;
 }
 
 /** The payload the small entry already read from stdin, handed to the full CLI. */

@@ -40,7 +40,7 @@ export interface BridgeOptions {
    * Record a cacheable answer for the small hook entry (answer-cache.ts), under this context (the
    * command's own options); absent: no recording.
    */
-  cacheContext?: string;
+  cacheContext?: string | null;
 }
 
 export interface BridgeResult {
@@ -182,7 +182,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   if (isDuplicateRun(running, payload.event, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
     return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
   }
-  const key = options.cacheContext !== undefined ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;
+  const key = options.cacheContext != null ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;
   const recording = key ? recordingStore(options.store ?? new NodeGsdStore()) : null;
   const store = recording?.store ?? options.store ?? new NodeGsdStore();
   const entry: HookLogEntry = { at: new Date().toISOString(), event: payload.event, sessionId: payload.sessionId, answer: 'none', ms: 0 };
@@ -226,7 +226,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     // anything) is given again while the files it read are unchanged.
     if (key && recording && !recording.uncacheable() && hooks.loaded.every((h) => h.kind === 'builtin')) {
       const gsd = project.gsdDir;
-      storeAnswer(runtimeDir(gsd), key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
+      storeAnswer(gsd, key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
     }
     return { event: payload.event, host: running, output, warnings };
   } catch (error) {
