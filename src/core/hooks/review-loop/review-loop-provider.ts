@@ -5,8 +5,8 @@
 // CONTINUE file with the loop's state.
 import * as path from 'node:path';
 import { classifyToolCall } from '../../agent-hooks/edit-tools';
-import { realPathOf } from '../../agent-hooks/real-path';
 import { readCodeReview } from '../../code-review';
+import { realPathOf } from '../../confine';
 import { CONTINUE_SECTIONS } from '../../continue-file';
 import { writeWithFrontmatter } from '../../gray-matter-frontmatter';
 import type { DispatchRecord } from '../../dispatch-record';
@@ -197,8 +197,19 @@ export class ReviewLoopProvider implements HooksProvider {
         reason: `GSD review loop: review cycle ${cycle} of ${unit.unitId} is in progress and the reviewer only writes ${rel}. Allow this command only if it changes no other file: ${call.command.slice(0, 300)}`,
       };
     }
-    const review = new Set([realPathOf(path.resolve(host.root, rel)), realPathOf(path.join(host.gsdDir, reviewInGsd(rel)))]);
-    const outside = call.paths.find((p) => !review.has(realPathOf(path.resolve(ctx.cwd, p))));
+    // A path that cannot be resolved (a link loop) is never the review file: it is denied like any other.
+    const real = (p: string): string | null => {
+      try {
+        return realPathOf(p);
+      } catch {
+        return null;
+      }
+    };
+    const review = new Set([real(path.resolve(host.root, rel)), real(path.join(host.gsdDir, reviewInGsd(rel)))].filter((p): p is string => p !== null));
+    const outside = call.paths.find((p) => {
+      const r = real(path.resolve(ctx.cwd, p));
+      return r === null || !review.has(r);
+    });
     if (!outside && call.paths.length > 0) return { permissionDecision: 'allow' };
     return {
       permissionDecision: 'deny',
