@@ -12,14 +12,13 @@ import { parsePreferences } from './preferences';
 import { ProjectFiles } from './project-files';
 import { parseQueueOrder, QUEUE_ORDER_FILE, sortByQueueOrder } from './queue-order';
 import type {
-  ActiveRef,
   Diagnostic,
   GSDState,
   MilestoneEntry,
-  Phase,
   SliceEntry,
   SliceStatus,
   TaskEntry,
+  PhaseDecision,
 } from './types';
 
 /** Where derived parts come from: memoized by the StateIndex, built fresh by the lazy path. */
@@ -119,15 +118,7 @@ export function replanRecordedFor(part: Pick<SlicePart, 'replannedTasks' | 'repl
   return part.replanCoversAll || part.replannedTasks.includes(taskId);
 }
 
-interface Decision {
-  phase: Phase;
-  activeMilestone: ActiveRef | null;
-  activeSlice: ActiveRef | null;
-  activeTask: ActiveRef | null;
-  blockers: string[];
-  nextAction: string;
-  replanTrigger: GSDState['replanTrigger'];
-}
+type Decision = PhaseDecision;
 
 export function deriveState(project: ProjectLocation, source: PartSource, options: DeriveOptions = {}): GSDState {
   const { files } = source;

@@ -175,6 +175,9 @@ export interface MilestoneEntry {
  * `declare module '…/core/types' { interface GSDStateExtensions { 'review-loop': X } }`.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
+/** What a derivation decides about where the project stands: the part of the state every source (markdown, GSD-2's database, the successor) computes the same way. */
+export type PhaseDecision = Pick<GSDState, 'phase' | 'activeMilestone' | 'activeSlice' | 'activeTask' | 'blockers' | 'nextAction' | 'replanTrigger'>;
+
 export interface GSDStateExtensions {}
 
 export type ExtensionsMap = Partial<GSDStateExtensions> & { [hookName: string]: unknown };

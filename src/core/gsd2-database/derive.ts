@@ -9,17 +9,16 @@
 // Not followed: GSD_PARALLEL_WORKER / GSD_MILESTONE_LOCK / GSD_SLICE_LOCK (GSD's own worker
 // processes) and the requirement counts (not part of our state).
 import type {
-  ActiveRef,
   Diagnostic,
   GSDState,
   MilestoneEntry,
   MilestoneStatus,
-  Phase,
   Progress,
   SliceEntry,
   SliceStatus,
   TaskEntry,
   TaskStatus,
+  PhaseDecision,
 } from '../types';
 import type { EscalationRead } from './escalation-artifact';
 import { unitKey, type Gsd2Snapshot, type MilestoneRow, type SliceRow, type TaskRow } from './snapshot';
@@ -88,15 +87,7 @@ interface RegistryItem {
   status: MilestoneStatus;
 }
 
-interface Decision {
-  phase: Phase;
-  activeMilestone: ActiveRef | null;
-  activeSlice: ActiveRef | null;
-  activeTask: ActiveRef | null;
-  blockers: string[];
-  nextAction: string;
-  replanTrigger: GSDState['replanTrigger'];
-}
+type Decision = PhaseDecision;
 
 const progressOf = <T>(items: T[], done: (t: T) => boolean): Progress => ({ done: items.filter(done).length, total: items.length });
 

@@ -6,18 +6,11 @@
 // completing the milestone; everything done → complete. A task whose blocking hook said
 // needs-remediation or needs-attention is paused by GSD for a person (preferences-reference.md):
 // blocked here; a lifecycle `paused` item: paused.
-import type { ActiveRef, MilestoneEntry, Phase, SliceEntry, TaskEntry } from '../types';
+import type { ActiveRef, MilestoneEntry, PhaseDecision, SliceEntry, TaskEntry } from '../types';
 import type { StatusClass } from './lifecycle-status';
 import type { SuccessorReviewCycle } from './review-verdicts';
 
-export interface PhaseReading {
-  activeMilestone: ActiveRef | null;
-  activeSlice: ActiveRef | null;
-  activeTask: ActiveRef | null;
-  phase: Phase;
-  blockers: string[];
-  nextAction: string;
-}
+export type PhaseReading = Omit<PhaseDecision, 'replanTrigger'>;
 
 /** The status class recorded on an entry by the reader (`extensions.successor.cls`). */
 export function entryClass(entry: { extensions: Record<string, unknown> }): StatusClass {
