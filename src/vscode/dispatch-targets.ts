@@ -58,14 +58,14 @@ export function writePromptFile(gsdDir: string, decision: DispatchDecision, now 
 /** Why the chat cannot take an agent prompt in this VS Code, or null when it can. */
 export async function chatUnavailable(): Promise<string | null> {
   const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes('workbench.action.chat.open')) return 'This VS Code has no chat';
+  if (!commands.includes('workbench.action.chat.open')) return vscode.l10n.t('This VS Code has no chat');
   // Current VS Code shows its Chat view before any model is there (until the user signs in):
   // without a language model, a prompt sent there only waits for "the default agent".
   try {
     const models = await vscode.lm.selectChatModels();
-    if (models.length === 0) return 'The chat has no language model yet (sign in to GitHub Copilot, or add a model provider)';
+    if (models.length === 0) return vscode.l10n.t('The chat has no language model yet (sign in to GitHub Copilot, or add a model provider)');
   } catch {
-    return 'The chat has no language model yet';
+    return vscode.l10n.t('The chat has no language model yet');
   }
   return null;
 }

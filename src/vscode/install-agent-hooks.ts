@@ -29,15 +29,15 @@ interface HostPick extends vscode.QuickPickItem {
 
 async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
   const items: HostPick[] = [
-    { host: 'vscode', label: 'VS Code agent and Copilot CLI', description: '.github/hooks, .github/agents', picked: true },
+    { host: 'vscode', label: vscode.l10n.t('VS Code agent and Copilot CLI'), description: '.github/hooks, .github/agents', picked: true },
     { host: 'claude', label: 'Claude Code', description: '.claude/settings.json (merged), .claude/agents', picked: fs.existsSync(path.join(root, '.claude')) },
   ];
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'GSD: Install Agent Hooks', placeHolder: 'The agents that should run the GSD review loop in this workspace' });
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('GSD: Install Agent Hooks'), placeHolder: vscode.l10n.t('The agents that should run the GSD review loop in this workspace') });
   return picked && picked.length > 0 ? picked.map((p) => p.host) : undefined;
 }
 
 function verb(c: FileChange): string {
-  return c.after === null ? 'Delete' : c.before === null ? 'Create' : 'Update';
+  return c.after === null ? vscode.l10n.t('Delete') : c.before === null ? vscode.l10n.t('Create') : vscode.l10n.t('Update');
 }
 
 /** One read-only document with every file that would be written, in full. */
@@ -73,7 +73,7 @@ let previewProvider: vscode.Disposable | undefined;
  */
 export async function installAgentHooks(handle: ProjectHandle, cliPath: string, confirm = true, hosts?: AgentHost[]): Promise<string[] | undefined> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.'));
     return undefined;
   }
   const root = handle.project.root;
@@ -89,14 +89,15 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   }
   writeBridgePointer(home, process.execPath, cliPath);
   if (changes.length === 0) {
-    void vscode.window.showInformationMessage(skipped.length ? `GSD: nothing written. ${skipped.join('; ')}` : 'GSD: the agent hooks are already installed and up to date.');
+    void vscode.window.showInformationMessage(skipped.length ? vscode.l10n.t('GSD: nothing written. {0}', skipped.join('; ')) : vscode.l10n.t('GSD: the agent hooks are already installed and up to date.'));
     return [];
   }
   if (confirm) {
     await preview(root, changes, skipped);
     const detail = changes.map((c) => `${verb(c)} ${path.relative(root, c.file)}`).join('\n');
-    const answer = await vscode.window.showWarningMessage('Install GSD agent hooks in this workspace?', { modal: true, detail: `${detail}\n\nThe preview shows every file in full.` }, 'Install');
-    if (answer !== 'Install') return undefined;
+    const install = vscode.l10n.t('Install');
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Install GSD agent hooks in this workspace?'), { modal: true, detail: `${detail}\n\n${vscode.l10n.t('The preview shows every file in full.')}` }, install);
+    if (answer !== install) return undefined;
   }
   const { applied, conflicts } = applyFileChanges(changes);
   for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
@@ -104,13 +105,15 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   const notes = !chosen.includes('vscode')
     ? ''
     : vscodeRunsHooks(vscode.version)
-      ? ' VS Code runs them with chat.useHooks on (the default) in a trusted workspace; the reviewer\'s guard needs chat.useCustomAgentHooks on VS Code before 1.120.'
-      : ` This VS Code (${vscode.version}) runs no agent hooks: they came in 1.109.3. Copilot CLI and newer VS Code use these files.`;
-  void vscode.window.showInformationMessage(`GSD: wrote ${files.join(', ')}.${notes}`, 'Open', 'Undo').then(async (choice) => {
-    if (choice === 'Undo') {
+      ? ' ' + vscode.l10n.t("VS Code runs them with chat.useHooks on (the default) in a trusted workspace; the reviewer's guard needs chat.useCustomAgentHooks on VS Code before 1.120.")
+      : ' ' + vscode.l10n.t('This VS Code ({0}) runs no agent hooks: they came in 1.109.3. Copilot CLI and newer VS Code use these files.', vscode.version);
+  const open = vscode.l10n.t('Open');
+  const undo = vscode.l10n.t('Undo');
+  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: wrote {0}.', files.join(', ')) + notes, open, undo).then(async (choice) => {
+    if (choice === undo) {
       const undone = revertFileChanges(applied);
-      void vscode.window.showInformationMessage(undone.conflicts.length ? `GSD: agent hooks removed, except: ${undone.conflicts.join('; ')}` : 'GSD: agent hooks removed again.');
-    } else if (choice === 'Open' && applied[0]) {
+      void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: agent hooks removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: agent hooks removed again.'));
+    } else if (choice === open && applied[0]) {
       await vscode.window.showTextDocument(vscode.Uri.file(applied.find((c) => c.file.endsWith('.json'))?.file ?? applied[0].file));
     }
   });
