@@ -81,7 +81,11 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.equal(doc.isDirty, false);
     assert.equal(doc.languageId, 'markdown');
     assert.equal(result.outcome!.applied, true);
+    // The notification centre lists every notification since the clear above: the screenshot shows
+    // this click's one (newer VS Code does not always float a toast over a headless window).
+    await vscode.commands.executeCommand('notifications.showList');
     const view = await captureWorkbench('dispatch-result', ['Fix the issues the reviewer found in task T02', 'dispatched to editor']);
+    await vscode.commands.executeCommand('notifications.hideList');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (view) assert.deepEqual(Object.values(view.seen), [true, true]);
   });
