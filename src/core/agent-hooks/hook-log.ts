@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import { replaceAtomically } from '../atomic-write';
 import { readBoundedBytes } from '../bounded-read';
 import { confine, confinedDir } from '../confine';
-import { runtimeDir } from '../dispatch-record';
-import { withGsdLock } from '../gsd-lock';
-import { ensureRuntimeDir } from '../runtime-folder';
+import { ensureRuntimeDir, runtimeDir } from '../runtime-folder';
 
 export interface HookLogEntry {
   at: string;
@@ -59,6 +57,10 @@ export function appendHookLog(gsdDir: string, entry: HookLogEntry): string | nul
 
 /** Keeps the newer half; under the write lock so two rotations cannot lose each other's lines. */
 function rotate(gsdDir: string, file: string): void {
+  // Loaded here, not at the top: the small hook entry (dist/hook.js) appends on every agent event and
+  // rotates rarely, and the lock library (with graceful-fs, which patches fs when loaded) is most of its start-up.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { withGsdLock } = require('../gsd-lock') as typeof import('../gsd-lock');
   withGsdLock(gsdDir, () => {
     const bytes = readBoundedBytes(file, MAX_BYTES, true);
     if (!bytes || bytes.length < MAX_BYTES) return;
