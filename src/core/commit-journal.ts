@@ -138,7 +138,13 @@ function validJournal(value: unknown, root: string): value is Journal {
  */
 export function recoverInterruptedCommit(gsdDir: string): string[] {
   const file = journalFile(gsdDir);
-  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
+  try {
+    if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
+  } catch (error) {
+    // Our folder is a file, a FIFO or a link loop the repository put there: there is no journal to
+    // finish, and reading the project must go on (writing will refuse that folder with its own note).
+    return [`${file} cannot be looked at (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); no interrupted commit to finish`];
+  }
   try {
     return withGsdLock(gsdDir, () => {
       const root = fs.realpathSync(gsdDir);

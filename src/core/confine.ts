@@ -221,7 +221,14 @@ export function gsdRelative(gsdDir: string, rel: string): string | null {
 /** A folder of ours under the real `.gsd` (`rel` to it), created if needed; refused if it leads elsewhere. */
 export function confinedDir(gsdDir: string, rel: string): string {
   const real = confine(gsdDir, rel);
-  fs.mkdirSync(real, { recursive: true });
+  try {
+    fs.mkdirSync(real, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file, a FIFO or a link loop where our folder belongs: refused in one clear line.
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'ELOOP') throw new Error(`${real} is not a folder (${code}); refused, nothing written`);
+    throw error;
+  }
   // Created just now by us or already there: either way it must still be a real folder inside.
   if (confine(gsdDir, rel) !== real || !fs.lstatSync(real).isDirectory()) throw new Error(`${real} is not a folder of ours; refused`);
   return real;

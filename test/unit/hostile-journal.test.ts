@@ -58,4 +58,22 @@ describe('a commit journal planted in the repository', () => {
     assert.equal(fs.readFileSync(path.join(root, ROADMAP), 'utf8'), before);
     assert.ok(!fs.existsSync(path.join(root, '.gsd', 'PROJECT.md')));
   });
+
+  // Where the journal would be is not a folder (a file, a FIFO, a link loop the repository commits):
+  // lstat threw ENOTDIR or ELOOP out of recoverInterruptedCommit, so finding the project failed and
+  // every command, `state` included, stopped with that error, for good.
+  for (const [name, plant] of [
+    ['a file', (dir: string) => fs.writeFileSync(dir, 'not a folder\n')],
+    ['a link to itself', (dir: string) => fs.symlinkSync(path.basename(dir), dir)],
+  ] as const) {
+    it(`our runtime folder being ${name} is a note, and the project is still found`, () => {
+      const root = project();
+      const dir = path.dirname(journalFile(path.join(root, '.gsd')));
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      plant(dir);
+      const notes = recoverInterruptedCommit(path.join(root, '.gsd'));
+      assert.match(notes.join('\n'), /commit-journal\.json/);
+      assert.equal(locateProject(root)?.root, root);
+    });
+  }
 });
