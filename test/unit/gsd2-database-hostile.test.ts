@@ -65,4 +65,23 @@ describe('GSD databases linked out of .gsd', function () {
       p.remove();
     }
   });
+
+  // A task row's escalation_artifact_path is the database's to choose: an absolute path to any
+  // file of the user's was read (only its validity showed, but a read outside .gsd all the same).
+  it('an escalation artifact path out of .gsd is not read', () => {
+    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-victim-')), 'T01-ESCALATION.json');
+    fs.writeFileSync(
+      outside,
+      JSON.stringify({ version: 1, taskId: 'T01', sliceId: 'S01', milestoneId: 'M001', question: 'Which?', options: [{ id: 'a', label: 'A', tradeoffs: '' }, { id: 'b', label: 'B', tradeoffs: '' }], recommendation: 'a', continueWithDefault: false, createdAt: '2026-11-20T09:00:00Z' }),
+    );
+    const p = new Gsd2Project().milestone({ id: 'M001' }).slice({ id: 'S01' }).task({ id: 'T01', escalationPending: true, escalationArtifactPath: outside }).task({ id: 'T02' });
+    try {
+      const r = readGsd2Database(p.gsdDir);
+      assert.ok('state' in r, 'unavailable' in r ? r.unavailable : '');
+      assert.equal(r.state.phase, 'executing', 'the artifact outside .gsd was read');
+      assert.ok(r.diagnostics.some((d) => /leads outside \.gsd/.test(d.message)));
+    } finally {
+      p.remove();
+    }
+  });
 });

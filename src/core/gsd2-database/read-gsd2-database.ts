@@ -98,7 +98,7 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
     gsdDir,
     dbPath,
     paths,
-    readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath),
+    readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath, gsdDir),
   });
   const diagnostics: Diagnostic[] = [...outcome.diagnostics];
   if (outcome.defaulted.length > 0) {
