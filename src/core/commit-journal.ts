@@ -4,12 +4,16 @@
 // and the journal removed. A process killed in between leaves the journal, and the next start of any
 // command or of the extension rolls it forward; killed before the commit point, nothing was changed
 // (only an unused temp file remains, which is tidied), so the commit is rolled back by construction.
+// A journal carries a MAC with the user's secret (user-secret.ts): a repository could otherwise commit
+// one and have even a read-only command write what it says into GSD's own files.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceAtomically, removeStaleTemps } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confine, confinedDir, isWithin } from './confine';
 import { withGsdLock } from './gsd-lock';
+import { userSecret } from './user-secret';
 
 export interface PlannedWrite {
   /** Real path inside the real `.gsd` (confined by the caller). */
@@ -31,6 +35,22 @@ interface Journal {
   pid: number;
   at: string;
   writes: JournalEntry[];
+  /** HMAC-SHA256 of the fields above with the user's secret; null when there was no secret. */
+  mac?: string | null;
+}
+
+function macOf(journal: Journal, secret: string): string {
+  const { version, pid, at, writes } = journal;
+  return crypto.createHmac('sha256', secret).update(JSON.stringify({ version, pid, at, writes })).digest('hex');
+}
+
+/** Written by a process of this user: its MAC checks out (no secret: nothing can be trusted). */
+function signedByUs(journal: Journal): boolean {
+  const secret = userSecret();
+  if (secret === null || typeof journal.mac !== 'string') return false;
+  const expected = Buffer.from(macOf(journal, secret), 'hex');
+  const given = Buffer.from(journal.mac, 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
 const RUNTIME = path.join('runtime', 'gsd-review-loop');
@@ -63,6 +83,8 @@ export function applyCommit(gsdDir: string, writes: PlannedWrite[]): string[] {
     at: new Date().toISOString(),
     writes: writes.map((w) => ({ file: path.relative(root, w.file), before: w.expected, after: w.text })),
   };
+  const secret = userSecret();
+  journal.mac = secret === null ? null : macOf(journal, secret);
   const dir = confinedDir(gsdDir, RUNTIME);
   const file = path.join(dir, JOURNAL);
   replaceAtomically(file, JSON.stringify(journal));
@@ -116,7 +138,13 @@ function validJournal(value: unknown, root: string): value is Journal {
  */
 export function recoverInterruptedCommit(gsdDir: string): string[] {
   const file = journalFile(gsdDir);
-  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
+  try {
+    if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
+  } catch (error) {
+    // Our folder is a file, a FIFO or a link loop the repository put there: there is no journal to
+    // finish, and reading the project must go on (writing will refuse that folder with its own note).
+    return [`${file} cannot be looked at (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); no interrupted commit to finish`];
+  }
   try {
     return withGsdLock(gsdDir, () => {
       const root = fs.realpathSync(gsdDir);
@@ -135,7 +163,7 @@ export function recoverInterruptedCommit(gsdDir: string): string[] {
       } catch {
         journal = null;
       }
-      if (!validJournal(journal, root)) {
+      if (!validJournal(journal, root) || !signedByUs(journal)) {
         fs.rmSync(real, { force: true });
         return [`${real} is not a commit journal of ours; removed without applying it`];
       }

@@ -221,8 +221,31 @@ export function gsdRelative(gsdDir: string, rel: string): string | null {
 /** A folder of ours under the real `.gsd` (`rel` to it), created if needed; refused if it leads elsewhere. */
 export function confinedDir(gsdDir: string, rel: string): string {
   const real = confine(gsdDir, rel);
-  fs.mkdirSync(real, { recursive: true });
+  try {
+    fs.mkdirSync(real, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file, a FIFO or a link loop where our folder belongs: refused in one clear line.
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'ELOOP') throw new Error(`${real} is not a folder (${code}); refused, nothing written`);
+    throw error;
+  }
   // Created just now by us or already there: either way it must still be a real folder inside.
   if (confine(gsdDir, rel) !== real || !fs.lstatSync(real).isDirectory()) throw new Error(`${real} is not a folder of ours; refused`);
+  return real;
+}
+
+/**
+ * A file another library opens by its name (SQLite opens `gsd.db` and creates `-wal`/`-shm` beside
+ * its real path): its real path inside the real `.gsd`, or null when there is none. Throws a
+ * one-line error for a link leading out of `.gsd` (OutsideGsdError) and for anything but a regular
+ * file (a FIFO would block the open).
+ */
+export function confineRegularFile(gsdDir: string, rel: string): string | null {
+  // Nothing by that name (or no `.gsd` at all): there is none, which is not a refusal.
+  if (!fs.lstatSync(path.resolve(gsdDir, rel), { throwIfNoEntry: false })) return null;
+  const real = confine(gsdDir, rel);
+  const stat = fs.statSync(real, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (!stat.isFile()) throw new Error(`${path.resolve(gsdDir, rel)} is not a regular file; not read`);
   return real;
 }

@@ -107,6 +107,27 @@ function expireIfOwnerDead(lock: string): void {
 }
 
 /**
+ * A lock folder no process of ours made, planted by a repository: proper-lockfile's folder is empty
+ * and its holder keeps its time at most "now". One holding entries (the only way git commits a
+ * folder) could never be removed as stale, and one dated in the future never looks stale; either
+ * way every write would wait and give up, for good. Its entries are removed (as names: a link in it
+ * is never followed) and its time set back, so the library takes it over as stale.
+ */
+function expireIfPlanted(lock: string): void {
+  try {
+    const stat = fs.lstatSync(lock);
+    if (!stat.isDirectory()) return;
+    const entries = fs.readdirSync(lock);
+    for (const name of entries) fs.rmSync(path.join(lock, name), { recursive: true, force: true });
+    if (entries.length === 0 && stat.mtimeMs <= Date.now() + LOCK_STALE_MS) return;
+    const past = new Date(Date.now() - 2 * LOCK_STALE_MS);
+    fs.utimesSync(lock, past, past);
+  } catch {
+    // gone meanwhile, or not ours to change: wait as usual
+  }
+}
+
+/**
  * Runs `fn` holding the project's write lock (re-entrant within this process). Waits up to
  * LOCK_WAIT_MS, taking over a stale lock; then gives up with LockBusyError, having written nothing.
  */
@@ -126,7 +147,10 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
   let release = tryLock(lock);
   for (let pause = 1, tries = 1; !release; pause = Math.min(pause * 2, 4), tries++) {
     if (Date.now() > deadline) throw new LockBusyError(`another process has held the GSD write lock (${lock}) for over ${LOCK_WAIT_MS / 1000} s; nothing was written`);
-    if (tries % 8 === 1) expireIfOwnerDead(lock);
+    if (tries % 8 === 1) {
+      expireIfPlanted(lock);
+      expireIfOwnerDead(lock);
+    }
     Atomics.wait(sleeper, 0, 0, pause + Math.random() * pause);
     release = tryLock(lock);
   }

@@ -5,15 +5,14 @@
 // (src/hook-entry.ts) gives the same answer while all of them are unchanged, and runs the full
 // bridge otherwise. A file changed within a second of the recording is not trusted (its time may
 // not show a second change), and user hook code (which may read anything) turns caching off.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { replaceAtomically } from '../atomic-write';
 import { readBoundedText } from '../bounded-read';
 import { confinedDir, openConfined } from '../confine';
 import type { GsdStore } from '../gsd-store';
 import { runtimeDir } from '../runtime-folder';
+import { userSecret } from '../user-secret';
 import { classifyToolCall } from './edit-tools';
 
 /** One small file per key, so a lookup reads and parses only its own entry. */
@@ -169,35 +168,11 @@ export function recordingStore(inner: GsdStore): { store: GsdStore; paths: Set<s
 }
 
 /**
- * A random secret of this user, kept outside every repository (`~/.gsd-review-loop/answer-cache.key`),
- * mixed into every cache key: a repository could otherwise commit a cache entry under a key it can
- * compute and so put its own answer (a PreToolUse "allow", context for the model) in our mouth.
- * Null when it cannot be read or made: then nothing is cached.
+ * The user's secret (core/user-secret.ts) is mixed into every cache key: a repository could otherwise
+ * commit a cache entry under a key it can compute and so put its own answer (a PreToolUse "allow",
+ * context for the model) in our mouth. Without it nothing is cached.
  */
-let secret: string | null | undefined;
-export function cacheSecret(home = os.homedir()): string | null {
-  if (secret !== undefined) return secret;
-  const file = path.join(home, '.gsd-review-loop', 'answer-cache.key');
-  const read = (): string | null => {
-    const text = readBoundedText(file, 1024);
-    return text && /^[0-9a-f]{32}$/.test(text.trim()) ? text.trim() : null;
-  };
-  try {
-    secret = read();
-    if (secret === null) {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      try {
-        fs.writeFileSync(file, crypto.randomBytes(16).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      secret = read();
-    }
-  } catch {
-    secret = null;
-  }
-  return secret;
-}
+export const cacheSecret = userSecret;
 
 /** What of the command line an answer depends on (the same string in both entries); null: do not cache. */
 export function hookCacheContext(root: string | undefined, untrusted: boolean): string | null {

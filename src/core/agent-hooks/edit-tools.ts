@@ -22,13 +22,20 @@ function replacementPaths(input: Input): string[] {
   return list.flatMap((r) => (r && typeof r === 'object' ? str((r as Input).filePath) : []));
 }
 
-/** The files an apply_patch text touches: `*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`. */
+/**
+ * The files an apply_patch text touches: `*** Add File: p`, `*** Update File: p`, `*** Delete File: p`,
+ * `*** Move to: p`. Read as VS Code's parser reads it: lines end at '\n' only and the path is the
+ * rest of the line as it is (a '\r' of a CRLF line aside), so a carriage return or U+2028 inside a
+ * path (`src/\u2028/../app.ts` writes `src/app.ts`) cannot hide a file from the guard, and
+ * `review.md ` is another file than `review.md`.
+ */
 export function patchPaths(patch: unknown): string[] {
   if (typeof patch !== 'string') return [];
   const out: string[] = [];
-  for (const line of patch.split(/\r?\n/)) {
-    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
-    if (m && m[1].trim()) out.push(m[1].trim());
+  for (const raw of patch.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): ([^\n]+)$/.exec(line);
+    if (m) out.push(m[1]);
   }
   return out;
 }

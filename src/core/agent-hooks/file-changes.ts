@@ -1,24 +1,30 @@
 // Applies a previewed list of file changes (hook install, uninstall) and takes them back (Undo).
-// Each write is atomic (temporary file + rename) and happens only if the file is still exactly what
-// the preview showed: a file changed since is left alone and reported, never overwritten.
+// Each write is atomic (a random temp file created exclusively, then renamed) and happens only if
+// the file is still exactly what the preview showed: a file changed since is left alone and
+// reported, never overwritten. A repository's files are untrusted like its `.gsd`: a change of a
+// repository install must stay inside the repository's real root (a linked `.claude` or
+// `.github/hooks` is refused, a link inside is followed and kept), and only small regular files are
+// read (a FIFO or a huge settings file is reported, never waited on nor replaced).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceAtomically } from '../atomic-write';
+import { readBoundedText } from '../bounded-read';
+import { isWithin, realPathOf } from '../confine';
 import type { FileChange } from './hook-install';
 
+/**
+ * The file's text through its real path; null when it does not exist. Throws (one line) for a file
+ * that is not a regular one or is too large: such a file is never treated as missing.
+ */
 export function readOrNull(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  return readBoundedText(realPathOf(file));
 }
 
-function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.gsd-${process.pid}.tmp`;
-  // Launchers are run with `sh`, but an executable bit makes them runnable by hand too.
-  fs.writeFileSync(tmp, text, { mode: text.startsWith('#!') ? 0o755 : 0o644 });
-  fs.renameSync(tmp, file);
+/** The real path of `file`, which must lie inside the real `root`; throws a one-line refusal otherwise. */
+export function confineTo(root: string, file: string): string {
+  const real = realPathOf(file);
+  if (!isWithin(realPathOf(root), real)) throw new Error(`${file} leads outside ${root} (to ${real}); left as it is`);
+  return real;
 }
 
 export interface ApplyResult {
@@ -31,16 +37,24 @@ export function applyFileChanges(changes: readonly FileChange[]): ApplyResult {
   const applied: FileChange[] = [];
   const conflicts: string[] = [];
   for (const c of changes) {
-    if (readOrNull(c.file) !== c.before) {
-      conflicts.push(`${c.file} changed since it was read; left as it is`);
-      continue;
-    }
     try {
-      if (c.after === null) fs.rmSync(c.file, { force: true });
-      else writeAtomic(c.file, c.after);
+      const real = c.root ? confineTo(c.root, c.file) : realPathOf(c.file);
+      if (readBoundedText(real) !== c.before) {
+        conflicts.push(`${c.file} changed since it was read; left as it is`);
+        continue;
+      }
+      if (c.after === null) {
+        // The name itself goes (a link of the user's, not its target).
+        fs.rmSync(path.join(realPathOf(path.dirname(c.file)), path.basename(c.file)), { force: true });
+      } else {
+        fs.mkdirSync(path.dirname(real), { recursive: true });
+        replaceAtomically(real, c.after);
+        // Launchers are run with `sh`, but an executable bit makes them runnable by hand too.
+        if (c.before === null && c.after.startsWith('#!')) fs.chmodSync(real, 0o755);
+      }
       applied.push(c);
     } catch (error) {
-      conflicts.push(`${c.file}: ${(error as Error).message}`);
+      conflicts.push((error as Error).message.startsWith(c.file) ? (error as Error).message : `${c.file}: ${(error as Error).message}`);
     }
   }
   return { applied, conflicts };

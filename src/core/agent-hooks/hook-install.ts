@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
+import { confineTo } from './file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 
 export const MARKER = 'gsd-review-loop';
@@ -48,6 +49,8 @@ export interface FileChange {
   after: string | null;
   /** What this file is for, for previews. */
   purpose: string;
+  /** The folder it must stay in (the repository, for a repository install); absent for user-level files. */
+  root?: string;
 }
 
 export type ReadFile = (file: string) => string | null;
@@ -259,49 +262,73 @@ export interface Plan {
   skipped: string[];
 }
 
-export function planInstall(o: InstallOptions, read: ReadFile): Plan {
+/**
+ * A repository's files are as untrusted as its `.gsd`: each is read only when its real path stays in
+ * the repository, and every change carries that boundary for the write.
+ */
+function bounded(o: InstallOptions, read: ReadFile): { read: ReadFile; root?: string } {
+  if (o.user) return { read };
+  return { read: (file) => (confineTo(o.root, file), read(file)), root: o.root };
+}
+
+export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
   const l = layout(o);
+  const { read, root } = bounded(o, unboundedRead);
   const changes: FileChange[] = [];
   const skipped: string[] = [];
-  const add = (c: FileChange | string) => (typeof c === 'string' ? skipped.push(c) : c.before !== c.after && changes.push(c));
-  add(ownFile(l.launcherSh, LAUNCHER_SH, read, 'launcher: finds this machine\'s gsd-review CLI and runs `gsd-review hook`'));
-  if (l.launcherPs1) add(ownFile(l.launcherPs1, LAUNCHER_PS1, read, 'launcher for Windows'));
-  if (l.family === 'github') {
-    add(ownFile(l.hooksFile, githubHooksFile(l), read, `hooks for VS Code and Copilot CLI: ${INSTALLED_EVENTS.join(', ')}`));
-  } else {
-    const before = read(l.hooksFile);
+  const add = (make: () => FileChange | string) => {
+    let c: FileChange | string;
     try {
-      add({ file: l.hooksFile, before, after: withOurClaudeHooks(before, l, l.hooksFile), purpose: `Claude Code hooks merged in: ${INSTALLED_EVENTS.join(', ')}` });
+      c = make();
     } catch (error) {
-      skipped.push((error as Error).message);
+      c = (error as Error).message;
     }
+    if (typeof c === 'string') skipped.push(c);
+    else if (c.before !== c.after) changes.push(root ? { ...c, root } : c);
+  };
+  add(() => ownFile(l.launcherSh, LAUNCHER_SH, read, 'launcher: finds this machine\'s gsd-review CLI and runs `gsd-review hook`'));
+  if (l.launcherPs1) add(() => ownFile(l.launcherPs1!, LAUNCHER_PS1, read, 'launcher for Windows'));
+  if (l.family === 'github') {
+    add(() => ownFile(l.hooksFile, githubHooksFile(l), read, `hooks for VS Code and Copilot CLI: ${INSTALLED_EVENTS.join(', ')}`));
+  } else {
+    add(() => {
+      const before = read(l.hooksFile);
+      return { file: l.hooksFile, before, after: withOurClaudeHooks(before, l, l.hooksFile), purpose: `Claude Code hooks merged in: ${INSTALLED_EVENTS.join(', ')}` };
+    });
   }
-  add(ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
+  add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
   return { changes, skipped };
 }
 
-export function planUninstall(o: InstallOptions, read: ReadFile): Plan {
+export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
   const l = layout(o);
+  const { read, root } = bounded(o, unboundedRead);
   const changes: FileChange[] = [];
   const skipped: string[] = [];
   const drop = (file: string, purpose: string) => {
-    const before = read(file);
+    let before: string | null;
+    try {
+      before = read(file);
+    } catch (error) {
+      skipped.push((error as Error).message);
+      return;
+    }
     if (before === null) return;
     if (!ours(before)) skipped.push(`${file} is not ours; left as it is`);
-    else changes.push({ file, before, after: null, purpose });
+    else changes.push({ file, before, after: null, purpose, ...(root ? { root } : {}) });
   };
   drop(l.launcherSh, 'launcher');
   if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
   if (l.family === 'github') drop(l.hooksFile, 'hooks for VS Code and Copilot CLI');
   else {
-    const before = read(l.hooksFile);
-    if (before !== null) {
-      try {
+    try {
+      const before = read(l.hooksFile);
+      if (before !== null) {
         const after = withoutOurClaudeHooks(before, l.hooksFile);
-        if (after !== before) changes.push({ file: l.hooksFile, before, after: isEmptySettings(after) && !isEmptySettings(before) ? null : after, purpose: 'our Claude Code hooks taken out' });
-      } catch (error) {
-        skipped.push((error as Error).message);
+        if (after !== before) changes.push({ file: l.hooksFile, before, after: isEmptySettings(after) && !isEmptySettings(before) ? null : after, purpose: 'our Claude Code hooks taken out', ...(root ? { root } : {}) });
       }
+    } catch (error) {
+      skipped.push((error as Error).message);
     }
   }
   drop(l.agentFile, `the ${REVIEWER_NAME} agent`);

@@ -10,6 +10,9 @@
 // exits 0: a missing tool never blocks the agent.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceAtomically } from '../atomic-write';
+import { readBoundedText } from '../bounded-read';
+import { realPathOf } from '../confine';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';
@@ -105,11 +108,10 @@ export function writeBridgePointer(home: string, runtime: string, cli: string): 
   const file = pointerFile(home);
   const text = `${runtime}\n${cli}\n`;
   try {
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false;
+    if (fs.existsSync(file) && readBoundedText(realPathOf(file), 4096) === text) return false;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+    // A random temp name created exclusively: nothing planted beside it is written through.
+    replaceAtomically(realPathOf(file), text);
     return true;
   } catch {
     return false;

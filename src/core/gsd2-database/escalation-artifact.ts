@@ -4,8 +4,9 @@
 // `detectPendingEscalation`): version 1, non-empty task/slice/milestone ids and question, 2–4 options
 // with unique non-empty ids and string label/tradeoffs, a recommendation naming one of them, a boolean
 // continueWithDefault and a string createdAt; anything else counts as no artifact.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readBoundedText, UnreadableFileError } from '../bounded-read';
+import { confine, OutsideGsdError } from '../confine';
 
 /** An artifact is a few KB; a file past this is not one GSD wrote. */
 const MAX_BYTES = 256 * 1024;
@@ -32,18 +33,22 @@ function validArtifact(value: unknown): value is { respondedAt?: unknown } {
   return true;
 }
 
-/** Whether the artifact at `artifactPath` (absolute as GSD writes it; relative is taken from the project root) awaits an answer. */
-export function readEscalationArtifact(root: string, artifactPath: string): EscalationRead {
-  const file = path.resolve(root, artifactPath);
-  let raw: string;
+/**
+ * Whether the artifact at `artifactPath` (absolute as GSD writes it; relative is taken from the
+ * project root) awaits an answer. The path comes from a database row, so it is confined like every
+ * path: one whose real path leaves the real `.gsd` is not read.
+ */
+export function readEscalationArtifact(root: string, artifactPath: string, gsdDir: string): EscalationRead {
+  let raw: string | null;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) return { pending: false, problem: 'is not a file' };
-    if (stat.size > MAX_BYTES) return { pending: false, problem: `is ${stat.size} bytes, larger than an escalation artifact` };
-    raw = fs.readFileSync(file, 'utf8');
-  } catch {
+    const real = confine(gsdDir, path.resolve(root, artifactPath));
+    raw = readBoundedText(real, MAX_BYTES);
+  } catch (error) {
+    if (error instanceof OutsideGsdError) return { pending: false, problem: 'leads outside .gsd; not read' };
+    if (error instanceof UnreadableFileError) return { pending: false, problem: error.reason === 'too-large' ? 'is larger than an escalation artifact' : 'is not a file' };
     return { pending: false, problem: 'does not exist' };
   }
+  if (raw === null) return { pending: false, problem: 'does not exist' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

@@ -3,8 +3,8 @@
 // checkpoints GSD's database. When the database cannot be read (no node:sqlite in this runtime, a
 // schema newer than we know, a damaged file, GSD holding a lock too long) the answer is `unavailable`
 // with one line saying why, and the caller falls back to the markdown, marked as such.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { confineRegularFile } from '../confine';
 import type { Diagnostic } from '../types';
 import { deriveFromSnapshot, type Gsd2DatabaseState } from './derive';
 import { readEscalationArtifact } from './escalation-artifact';
@@ -46,14 +46,6 @@ export function gsd2DatabasePath(gsdDir: string): string {
   return path.join(gsdDir, GSD2_DATABASE_FILE);
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
 type SnapshotOutcome = { ok: true; snapshot: Gsd2Snapshot; diagnostics: Diagnostic[]; defaulted: string[] } | { ok: false; cause: 'not-gsd-database' | 'schema-too-new'; message: string };
 
 /** `gsdDir` is the real path of `.gsd`. Never throws. */
@@ -67,15 +59,22 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
     diagnostics: cause === 'no-database' ? [] : [{ file: dbPath, severity, message: reason }],
   });
 
-  // Checked before node:sqlite is loaded, so a markdown project never pays for it.
-  if (!isFile(dbPath)) return unavailable('no-database', `no ${GSD2_DATABASE_FILE} in ${gsdDir}`);
+  // Checked before node:sqlite is loaded, so a markdown project never pays for it. Confined: SQLite
+  // would read a linked database and create its -wal and -shm beside the link's target.
+  let realDb: string | null;
+  try {
+    realDb = confineRegularFile(gsdDir, GSD2_DATABASE_FILE);
+  } catch (error) {
+    return unavailable('unreadable', `GSD's database is not read: ${(error as Error).message}`, 'error');
+  }
+  if (realDb === null) return unavailable('no-database', `no ${GSD2_DATABASE_FILE} in ${gsdDir}`);
 
   const loaded = (options.loadSqlite ?? loadNodeSqlite)();
   if ('unavailable' in loaded) return unavailable('no-node-sqlite', loaded.unavailable);
 
   const result = readSnapshot(
     loaded.sqlite,
-    dbPath,
+    realDb,
     (db): SnapshotOutcome => {
       const check = checkSchema(db);
       if (!check.ok) return check;
@@ -99,7 +98,7 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
     gsdDir,
     dbPath,
     paths,
-    readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath),
+    readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath, gsdDir),
   });
   const diagnostics: Diagnostic[] = [...outcome.diagnostics];
   if (outcome.defaulted.length > 0) {

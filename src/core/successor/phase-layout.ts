@@ -6,6 +6,8 @@
 // summaries `S01-T01-SUMMARY.md` in the phase folder (the older `T01-SUMMARY.md` is still read,
 // as paths.ts resolveTaskFile does). Read only; every file is bounded in size.
 import * as fs from 'node:fs';
+import { readBoundedText } from '../bounded-read';
+import { openConfined } from '../confine';
 import * as path from 'node:path';
 import { firstHeading, splitLines } from '../markdown-sections';
 import { parseTaskSummary, type TaskSummary } from '../task-summary';
@@ -80,12 +82,9 @@ const DEMO = /^\s*>\s*After this:\s*(\S.*)?$/i;
 
 function readBounded(file: string, diagnostics: Diagnostic[]): string | null {
   try {
-    const st = fs.statSync(file);
-    if (st.size > MAX_FILE_BYTES) {
-      diagnostics.push({ file, severity: 'warning', message: `file is ${st.size} bytes, more than the ${MAX_FILE_BYTES} read; skipped` });
-      return null;
-    }
-    return fs.readFileSync(file, 'utf8');
+    // Confined and bounded like every read of ours: a link out of .gsd, a FIFO or /dev/zero is a
+    // diagnostic, never read (stat's size says nothing about a FIFO or a device).
+    return readBoundedText(file, MAX_FILE_BYTES, openConfined);
   } catch (error) {
     diagnostics.push({ file, severity: 'warning', message: `could not be read: ${(error as Error).message}` });
     return null;

@@ -10,6 +10,7 @@
 // MAX(version) of schema_version, which stays authoritative over user_version).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { confineRegularFile } from '../confine';
 import type { Diagnostic } from '../types';
 import { nodeSqliteAvailability, readDatabase } from './read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
@@ -80,8 +81,17 @@ function readSchemaVersion(file: string, diagnostics: Diagnostic[]): number | nu
 export function detectProjectKind(gsdDir: string, options: DetectOptions = {}): ProjectKindReport {
   const diagnostics: Diagnostic[] = [];
   const reasons: string[] = [];
-  const databaseFile = path.join(gsdDir, DATABASE_FILE);
-  const hasDatabase = isFile(databaseFile);
+  let databaseFile = path.join(gsdDir, DATABASE_FILE);
+  let hasDatabase = isFile(databaseFile);
+  if (hasDatabase) {
+    // SQLite would read a linked database and create its -wal and -shm beside the link's target.
+    try {
+      databaseFile = confineRegularFile(gsdDir, DATABASE_FILE) ?? databaseFile;
+    } catch (error) {
+      diagnostics.push({ file: databaseFile, severity: 'warning', message: `${(error as Error).message}; the project is read as markdown` });
+      hasDatabase = false;
+    }
+  }
   const hasPhasesDir = isDir(path.join(gsdDir, PHASES_DIR));
   const hasMilestonesDir = isDir(path.join(gsdDir, MILESTONES_DIR));
   const hasCompatMarker = isFile(path.join(gsdDir, COMPAT_MARKER));

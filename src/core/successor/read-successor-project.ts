@@ -3,6 +3,8 @@
 // markdown is read and the state says so, with one diagnostic line saying why. Nothing under
 // `.gsd` is ever written: only GSD's own running attempts record progress there.
 import * as fs from 'node:fs';
+import { MAX_READ_BYTES, readBoundedText } from '../bounded-read';
+import { openConfined, registerGsdRoot } from '../confine';
 import * as path from 'node:path';
 import { parsePreferences } from '../preferences';
 import type { Diagnostic, GSDState, MilestoneEntry, MilestoneStatus, PendingAction, Progress, SliceEntry, SliceStatus, TaskEntry, TaskStatus } from '../types';
@@ -74,12 +76,15 @@ function listWorktrees(root: string): string[] {
 function readPreferencesData(gsdDir: string, diagnostics: Diagnostic[]): Record<string, unknown> {
   for (const name of ['PREFERENCES.md', 'preferences.md']) {
     const file = path.join(gsdDir, name);
-    let text: string;
+    let text: string | null;
     try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
+      // Confined and bounded: a link out of .gsd, a FIFO or /dev/zero is a diagnostic, never read.
+      text = readBoundedText(file, MAX_READ_BYTES, openConfined);
+    } catch (error) {
+      diagnostics.push({ file, severity: 'warning', message: `not read: ${(error as Error).message}` });
       continue;
     }
+    if (text === null) continue;
     const prefs = parsePreferences(text, file);
     diagnostics.push(...prefs.diagnostics.filter((d) => d.severity === 'error'));
     return prefs.data;
@@ -381,6 +386,8 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
   let realGsd = given;
   try {
     realGsd = fs.realpathSync(given);
+    // Every read below is confined to it, also when it is not named `.gsd` (a linked `.gsd`).
+    registerGsdRoot(realGsd);
   } catch (error) {
     diagnostics.push({ file: given, severity: 'error', message: `.gsd could not be resolved: ${(error as Error).message}` });
   }

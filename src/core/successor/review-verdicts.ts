@@ -10,6 +10,8 @@
 // blocking/advisory, description, requiredFix; finding status pending, resolved or
 // deferred-with-override: tools/rework-brief.ts).
 import * as fs from 'node:fs';
+import { readBoundedText } from '../bounded-read';
+import { openConfined } from '../confine';
 import * as path from 'node:path';
 import { parseFrontmatter } from '../frontmatter';
 import type { ReviewCycle, ReviewIssue } from '../types';
@@ -90,8 +92,10 @@ const MAX_ARTIFACT_BYTES = 512 * 1024;
 export function readArtifactVerdict(file: string): { verdict: string; rationale?: string; at?: string } | null {
   let text: string;
   try {
-    if (fs.statSync(file).size > MAX_ARTIFACT_BYTES) return null;
-    text = fs.readFileSync(file, 'utf8');
+    // Confined and bounded: a link out of .gsd, a FIFO or a device is no artifact.
+    const read = readBoundedText(file, MAX_ARTIFACT_BYTES, openConfined);
+    if (read === null) return null;
+    text = read;
   } catch {
     return null;
   }

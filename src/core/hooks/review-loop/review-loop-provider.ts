@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { classifyToolCall } from '../../agent-hooks/edit-tools';
 import { readCodeReview } from '../../code-review';
-import { realPathOf } from '../../confine';
+import { confine, realPathOf } from '../../confine';
 import { CONTINUE_SECTIONS } from '../../continue-file';
 import { writeWithFrontmatter } from '../../gray-matter-frontmatter';
 import type { DispatchRecord } from '../../dispatch-record';
@@ -52,9 +52,17 @@ function ours(unit: DispatchRecord | null): unit is DispatchRecord {
   return unit !== null && unit.source === REVIEW_LOOP && (unit.unitType === 'review-task' || unit.unitType === 'fix-task');
 }
 
-/** The review file a review-task asked for, relative to the project root (from the dispatch). */
+/**
+ * The review file a review-task asked for, relative to the project root (from the dispatch). The
+ * record is a file in the repository, which may plant one: only a review file inside `.gsd`
+ * (`.gsd/…/T01-CODE-REVIEW.md`, no `..`) counts, or the guard would pre-approve (a PreToolUse
+ * "allow" skips the user's permission prompt) a write of any file the record names.
+ */
 function reviewPathOf(unit: DispatchRecord): string | null {
-  return typeof unit.data?.reviewPath === 'string' ? unit.data.reviewPath : null;
+  const p = unit.data?.reviewPath;
+  if (typeof p !== 'string' || !/^\.gsd[\\/]/.test(p)) return null;
+  const parts = p.split(/[\\/]/);
+  return parts.includes('..') || !/^T\d+-CODE-REVIEW\.md$/i.test(parts[parts.length - 1]) ? null : p;
 }
 
 /** The review file relative to `.gsd`; the prompt names it as `.gsd/…` (`.gsd` may be a symlink). */
@@ -205,7 +213,14 @@ export class ReviewLoopProvider implements HooksProvider {
         return null;
       }
     };
-    const review = new Set([real(path.resolve(host.root, rel)), real(path.join(host.gsdDir, reviewInGsd(rel)))].filter((p): p is string => p !== null));
+    // Confined: a review file whose real path leaves the real `.gsd` (a planted link) is no review file.
+    let confined: string | null = null;
+    try {
+      confined = confine(host.gsdDir, reviewInGsd(rel));
+    } catch {
+      confined = null;
+    }
+    const review = new Set(confined === null ? [] : [confined]);
     const outside = call.paths.find((p) => {
       const r = real(path.resolve(ctx.cwd, p));
       return r === null || !review.has(r);
