@@ -64,14 +64,37 @@ function answerFromCache(text: string, argv: string[]): boolean {
   }
 }
 
-let text = '';
-try {
-  text = fs.readFileSync(0, 'utf8');
-} catch {
-  text = '';
+/**
+ * The payload, read up to the limit and no further: a host (or whatever feeds this process) that
+ * sends gigabytes must not make us hold them. Over the limit: null.
+ */
+function readPayload(): string | null {
+  const chunks: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  let total = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      if ((error as NodeJS.ErrnoException).code === 'EOF') break;
+      return '';
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_PAYLOAD_BYTES) return null;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
+
+const text = readPayload();
 const argv = process.argv.slice(2);
-if (!answerFromCache(text, argv)) {
+if (text === null) {
+  // What the full CLI says of such a payload, without starting it: the agent goes on.
+  process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+} else if (!answerFromCache(text, argv)) {
   (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD] = text;
   const cli = path.join(__dirname, 'cli.js');
   process.argv = [process.argv[0], cli, 'hook', ...argv];

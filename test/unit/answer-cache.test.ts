@@ -158,4 +158,13 @@ describe('answer cache of the hook entry', function () {
       assert.equal(fromCache(root), false);
     }
   });
+
+  it('reads no more of stdin than the payload limit: a huge payload is one line and no answer', () => {
+    const root = project();
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const r = spawnSync(process.execPath, ['--max-old-space-size=48', hookJs, '--host', 'vscode'], { cwd: root, input: huge, encoding: 'utf8', timeout: 20_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+  });
 });
