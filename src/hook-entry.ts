@@ -9,6 +9,7 @@ import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './co
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLog } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
+import { registerGsdRoot } from './core/confine';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -24,7 +25,12 @@ function findGsd(start: string): { root: string; gsdDir: string } | null {
   for (;;) {
     const candidate = path.join(dir, '.gsd');
     try {
-      if (fs.statSync(candidate).isDirectory()) return { root: dir, gsdDir: fs.realpathSync(candidate) };
+      if (fs.statSync(candidate).isDirectory()) {
+        const gsdDir = fs.realpathSync(candidate);
+        // As locateProject does: a `.gsd` linked to a folder of another name is still the confinement root.
+        registerGsdRoot(gsdDir);
+        return { root: dir, gsdDir };
+      }
     } catch {
       // not here
     }
