@@ -6,7 +6,6 @@
 // (only an unused temp file remains, which is tidied), so the commit is rolled back by construction.
 // A journal carries a MAC with the user's secret (user-secret.ts): a repository could otherwise commit
 // one and have even a read-only command write what it says into GSD's own files.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceAtomically, removeStaleTemps } from './atomic-write';
@@ -41,7 +40,10 @@ interface Journal {
 
 function macOf(journal: Journal, secret: string): string {
   const { version, pid, at, writes } = journal;
-  return crypto.createHmac('sha256', secret).update(JSON.stringify({ version, pid, at, writes })).digest('hex');
+  // node:crypto loaded when a journal is signed or checked, not at every start (the hook entry loads this module).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createHmac } = require('node:crypto') as typeof import('node:crypto');
+  return createHmac('sha256', secret).update(JSON.stringify({ version, pid, at, writes })).digest('hex');
 }
 
 /** Written by a process of this user: its MAC checks out (no secret: nothing can be trusted). */
@@ -50,7 +52,9 @@ function signedByUs(journal: Journal): boolean {
   if (secret === null || typeof journal.mac !== 'string') return false;
   const expected = Buffer.from(macOf(journal, secret), 'hex');
   const given = Buffer.from(journal.mac, 'hex');
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { timingSafeEqual } = require('node:crypto') as typeof import('node:crypto');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 const RUNTIME = path.join('runtime', 'gsd-review-loop');

@@ -2,7 +2,6 @@
 // What we leave in a repository's `.gsd` for a later process of ours to act on (a cached hook answer,
 // an interrupted commit's journal) carries it (in its key, or as a MAC), so a repository cannot
 // commit such a file and have it taken as ours. Null when it cannot be read or made.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,7 +21,10 @@ export function userSecret(home = os.homedir()): string | null {
     if (secret === null) {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       try {
-        fs.writeFileSync(file, crypto.randomBytes(16).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
+        // node:crypto only here, once per user: loading it costs milliseconds at every hook start.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
+        fs.writeFileSync(file, randomBytes(16).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
