@@ -3,7 +3,6 @@
 // (another dispatch recorded meanwhile; the same unit completed meanwhile), and a writer killed at
 // random points mid-commit whose journal the next start rolls forward.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,6 +14,7 @@ import type { BuiltinHook } from '../../src/core/hook-loader';
 import { reviewLoopHook } from '../../src/core/hooks/review-loop/review-loop';
 import { locateProject } from '../../src/core/locate-project';
 import type { GSDMiddleware } from '../../src/core/middleware';
+import { runAndKill } from './helpers/crash-writer-run';
 import { codeReview, copySample, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
@@ -129,12 +129,3 @@ describe('all-or-nothing commits', function () {
   });
 });
 
-function runAndKill(script: string, args: string[], delayMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.once('data', () => setTimeout(() => child.kill('SIGKILL'), delayMs));
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`writer exited ${code}: ${err}`))));
-  });
-}

@@ -1,7 +1,6 @@
 // A writer killed with SIGKILL at random points, 200 times: the file is always the old or the new
 // content, never partial.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,20 +10,12 @@ import { NodeGsdStore } from '../../src/core/gsd-store';
 import { HookStateTransaction } from '../../src/core/hook-state';
 import { ProjectFiles } from '../../src/core/project-files';
 import { locateProject } from '../../src/core/locate-project';
+import { runAndKill } from './helpers/crash-writer-run';
 import { copySample } from './helpers/gsd-tree';
 
 const ROUNDS = Number(process.env.GSD_CRASH_ROUNDS ?? 200);
 const PAYLOAD = 100_000;
 
-function runAndKill(script: string, args: string[], delayMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.once('data', () => setTimeout(() => child.kill('SIGKILL'), delayMs));
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`writer exited ${code}: ${err}`))));
-  });
-}
 
 describe('crash safety of hook state writes', function () {
   this.timeout(300_000);
