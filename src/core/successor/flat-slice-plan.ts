@@ -4,18 +4,11 @@
 // `- [x] **T01**: Title _(30m)_` with indented `- Files:` / `- Verify:` lines. There are no task
 // plan files: the checkbox is all the layout says about a task.
 import { isFence, splitLines } from '../markdown-sections';
+import type { PlanTask } from '../slice-plan';
 import type { Diagnostic } from '../types';
 
-export interface FlatPlanTask {
-  id: string;
-  title: string;
-  done: boolean;
-  estimate?: string;
-  files: string[];
-  verify?: string;
-  /** 1-based line in the plan file. */
-  line: number;
-}
+/** A task of the successor's slice plan: our plan task without the heading style (checkboxes only). */
+export type FlatPlanTask = Omit<PlanTask, 'style'>;
 
 export interface FlatSlicePlan {
   sliceId?: string;
