@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readGsd2Database } from '../../src/core/gsd2-database';
 import { detectProjectKind } from '../../src/core/successor/project-kind';
-import { Gsd2Project, nodeSqlite, noSqliteReason } from './helpers/gsd2-database';
+import { Gsd2Project, skipWithoutSqlite } from './helpers/gsd2-database';
 
 /** A repository whose `.gsd/gsd.db` is a link to `target`. */
 function linkedRepo(target: string): string {
@@ -23,12 +23,7 @@ const besideTarget = (dbPath: string): string[] => fs.readdirSync(path.dirname(d
 
 describe('GSD databases linked out of .gsd', function () {
   let victim: Gsd2Project;
-  before(function () {
-    if (!nodeSqlite) {
-      console.log(`      skipped: ${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
-      this.skip();
-    }
-  });
+  before(skipWithoutSqlite);
   beforeEach(() => {
     // Another project's live database: GSD closed it cleanly, so no -wal or -shm beside it.
     victim = new Gsd2Project().milestone({ id: 'M001', title: 'M001: Secret plans' }).slice({ id: 'S01' }).task({ id: 'T01', title: 'Private' });

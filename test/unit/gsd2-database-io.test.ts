@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { readGsd2Database, type Gsd2DatabaseRead } from '../../src/core/gsd2-database';
 import { loadNodeSqlite } from '../../src/core/gsd2-database/node-sqlite';
 import { readSnapshot } from '../../src/core/gsd2-database/read-snapshot';
-import { Gsd2Project, nodeSqlite, noSqliteReason } from './helpers/gsd2-database';
+import { Gsd2Project, nodeSqlite, skipWithoutSqlite } from './helpers/gsd2-database';
 
 const fingerprint = (file: string): string | null => (fs.existsSync(file) ? `${fs.statSync(file).size}:${crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')}` : null);
 
@@ -53,12 +53,7 @@ describe('GSD-2 database: reading GSD\'s live database', function () {
   };
   const basic = (p: Gsd2Project) => p.milestone({ id: 'M001' }).slice({ id: 'S01' }).task({ id: 'T01', title: 'Panel' }).task({ id: 'T02', title: 'Gauges' });
 
-  before(function () {
-    if (!nodeSqlite) {
-      console.log(`      skipped: ${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
-      this.skip();
-    }
-  });
+  before(skipWithoutSqlite);
   afterEach(() => {
     for (const p of projects) p.remove();
     projects = [];

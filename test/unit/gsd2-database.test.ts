@@ -5,7 +5,7 @@
 // Needs node:sqlite (Node ≥ 22.5): run with Node 24 from the registry; skipped under Node 20.
 import * as assert from 'node:assert/strict';
 import { readGsd2Database, type Gsd2DatabaseRead } from '../../src/core/gsd2-database';
-import { Gsd2Project, nodeSqlite, noSqliteReason } from './helpers/gsd2-database';
+import { Gsd2Project, skipWithoutSqlite } from './helpers/gsd2-database';
 import { roadmap, slicePlan, taskSummary } from './helpers/gsd-tree';
 
 function stateOf(read: Gsd2DatabaseRead) {
@@ -27,12 +27,7 @@ describe('GSD-2 database state (deriveStateFromDb rules)', function () {
   };
   const read = (p: Gsd2Project) => readGsd2Database(p.gsdDir);
 
-  before(function () {
-    if (!nodeSqlite) {
-      console.log(`      skipped: ${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
-      this.skip();
-    }
-  });
+  before(skipWithoutSqlite);
   afterEach(() => {
     for (const p of projects) p.remove();
     projects = [];

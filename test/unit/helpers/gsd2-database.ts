@@ -232,3 +232,11 @@ export class Gsd2Project {
     fs.rmSync(this.root, { recursive: true, force: true });
   }
 }
+
+/** For a suite's `before`: skip it, saying why, where this Node has no `node:sqlite`. */
+export function skipWithoutSqlite(this: Mocha.Context): void {
+  if (!nodeSqlite) {
+    console.log(`      skipped: ${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
+    this.skip();
+  }
+}
