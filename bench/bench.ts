@@ -2,11 +2,11 @@
 // same run on the same machine: reading every file of the tree, or a bare `node -e 0`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { deriveState, freshPartSource } from '../src/core/derive-state';
-import { NodeGsdStore } from '../src/core/gsd-store';
-import { locateProject } from '../src/core/locate-project';
-import { ProjectFiles } from '../src/core/project-files';
-import { StateIndex } from '../src/core/state-index';
+import { deriveState, freshPartSource } from '../src/core/state/derive-state';
+import { NodeGsdStore } from '../src/core/files/gsd-store';
+import { locateProject } from '../src/core/state/locate-project';
+import { ProjectFiles } from '../src/core/state/project-files';
+import { StateIndex } from '../src/core/state/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
 import { frontmatterBench } from './frontmatter-bench';

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import matter from 'gray-matter';
-import { parseFrontmatter } from '../src/core/frontmatter';
-import { readFrontmatter } from '../src/core/gray-matter-frontmatter';
+import { parseFrontmatter } from '../src/core/parse/frontmatter';
+import { readFrontmatter } from '../src/core/parse/gray-matter-frontmatter';
 import { fmt, medianMsInterleaved, ratio } from './measure';
 
 const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];

@@ -5,11 +5,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CompositeHooksProvider } from '../src/core/composite-hooks-provider';
-import type { HookStateHandle } from '../src/core/hook-state';
-import type { HookContext, HooksProvider } from '../src/core/hooks-provider';
-import { HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../src/core/middleware';
-import type { GSDState } from '../src/core/types';
+import { CompositeHooksProvider } from '../src/core/hooks/lifecycle/composite-hooks-provider';
+import type { HookStateHandle } from '../src/core/hooks/engine/hook-state';
+import type { HookContext, HooksProvider } from '../src/core/hooks/lifecycle/hooks-provider';
+import { HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../src/core/hooks/engine/middleware';
+import type { GSDState } from '../src/core/model/types';
 import { ratio } from './measure';
 
 const PEER = '@bradygaster/squad-sdk@0.13.1';

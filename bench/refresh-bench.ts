@@ -3,9 +3,9 @@
 // diff. The panel adds its debounce (200 ms by default) on top.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { locateProject } from '../src/core/locate-project';
-import { stateChanges } from '../src/core/state-changes';
-import { StateIndex } from '../src/core/state-index';
+import { locateProject } from '../src/core/state/locate-project';
+import { stateChanges } from '../src/core/state/state-changes';
+import { StateIndex } from '../src/core/state/state-index';
 import { fmt, median } from './measure';
 
 export async function refreshBench(root: string, tasks: number): Promise<void> {

@@ -2,14 +2,14 @@
 // backtracking pattern work hard (runs of blanks around a word and before the line's last
 // character, where the quadratic `\s*(.*?)\s*$` patterns spent their time). A 2 KB and a 200 KB line are measured in the same
 // run; scanning is linear when the time per KB stays about the same (ratio 200 KB / 2 KB under 2).
-import { parseCodeReview } from '../src/core/code-review';
-import { parseContinueFile } from '../src/core/continue-file';
-import { parseFrontmatter } from '../src/core/frontmatter';
+import { parseCodeReview } from '../src/core/parse/code-review';
+import { parseContinueFile } from '../src/core/parse/continue-file';
+import { parseFrontmatter } from '../src/core/parse/frontmatter';
 import { normalizePayload } from '../src/core/agent-hooks/hook-payload';
-import { parsePreferences } from '../src/core/preferences';
-import { parseRoadmap } from '../src/core/roadmap';
-import { parseSlicePlan } from '../src/core/slice-plan';
-import { parseTaskSummary } from '../src/core/task-summary';
+import { parsePreferences } from '../src/core/parse/preferences';
+import { parseRoadmap } from '../src/core/parse/roadmap';
+import { parseSlicePlan } from '../src/core/parse/slice-plan';
+import { parseTaskSummary } from '../src/core/parse/task-summary';
 import { fmt, medianMsInterleaved } from './measure';
 
 interface FileKind {

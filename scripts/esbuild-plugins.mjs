@@ -16,7 +16,7 @@ export function vendorYamlBuild(outfile) {
 }
 
 // gray-matter binds its default YAML engine (js-yaml 3, YAML 1.1, plus argparse: ~130 KB) when it
-// loads. We always pass our own engine (src/core/gray-matter-frontmatter.ts), so its js-yaml is
+// loads. We always pass our own engine (src/core/parse/gray-matter-frontmatter.ts), so its js-yaml is
 // replaced by a stub that says so if it were ever called, and the bundles stay their size.
 export const grayMatterOwnYaml = {
   name: 'gray-matter-own-yaml',

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { ESM_IMPORT, type EsmImport } from './core/esm-import';
+import { ESM_IMPORT, type EsmImport } from './core/hooks/engine/esm-import';
 
 const MAIN = path.join(__dirname, 'cli-main.js');
 /** Beside the bundle: owned by whoever installed it, and gone with that version of the bundle. */

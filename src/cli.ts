@@ -6,7 +6,7 @@ import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
 import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
-import { NoProjectError } from './core/derive-state';
+import { NoProjectError } from './core/state/derive-state';
 import { fail, finish, guardProcess } from './cli/process-exit';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]

@@ -1,8 +1,8 @@
 // Composition root: builds the workspace model and the views, commands and signals over it, and
 // wires their updates together. Nothing else lives here.
 import * as vscode from 'vscode';
-import { readHookConfig } from './core/hook-config';
-import { maxCycles } from './core/hooks/review-loop/review-loop';
+import { readHookConfig } from './core/hooks/engine/hook-config';
+import { maxCycles } from './core/hooks/builtin/review-loop/review-loop';
 import { registerCodeLensCommands } from './vscode/codelens-commands';
 import { CompletionSignals } from './vscode/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';

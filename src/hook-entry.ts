@@ -9,7 +9,7 @@ import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './co
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLog } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
-import { registerGsdRoot } from './core/confine';
+import { registerGsdRoot } from './core/files/confine';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 

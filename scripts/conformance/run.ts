@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deriveState, deriveStateLazy, freshPartSource } from '../../src/core/derive-state';
-import { NodeGsdStore } from '../../src/core/gsd-store';
-import { readHookConfig } from '../../src/core/hook-config';
-import { locateProject } from '../../src/core/locate-project';
-import { ProjectFiles } from '../../src/core/project-files';
-import type { GSDState } from '../../src/core/types';
+import { deriveState, deriveStateLazy, freshPartSource } from '../../src/core/state/derive-state';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
+import { readHookConfig } from '../../src/core/hooks/engine/hook-config';
+import { locateProject } from '../../src/core/state/locate-project';
+import { ProjectFiles } from '../../src/core/state/project-files';
+import type { GSDState } from '../../src/core/model/types';
 import { compareState, formatDisagreement, type Disagreement, type RecordedState } from './compare';
 import { DESIGNED_DIFFERENCES, preferencesWithHooksDisabled } from './preferences';
 

@@ -1,6 +1,6 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
-import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch';
-import type { BuiltinHook } from '../core/hook-loader';
+import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch/dispatch';
+import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 
 export interface DispatchCliOptions {
   root: string;

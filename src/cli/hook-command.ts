@@ -4,7 +4,7 @@
 import { isAgentHost } from '../core/agent-hooks/agent-host';
 import { HOOK_PAYLOAD, hookCacheContext } from '../core/agent-hooks/answer-cache';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
-import type { BuiltinHook } from '../core/hook-loader';
+import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 

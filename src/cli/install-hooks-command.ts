@@ -7,7 +7,7 @@ import { AGENT_HOSTS, isAgentHost } from '../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull } from '../core/agent-hooks/file-changes';
 import { planInstall, planUninstall, type FileChange } from '../core/agent-hooks/hook-install';
 import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
-import { locateProject } from '../core/locate-project';
+import { locateProject } from '../core/state/locate-project';
 
 export interface InstallHooksCliOptions {
   root: string;

@@ -2,7 +2,7 @@
 // (never a stack trace), an exit right after the answer is written (a hook's leftover timer or socket
 // must not keep the process alive), a deadline for commands that run hook code, and for `hook` an
 // exit code of 0 in every case (exit 2 would block the agent; any other code only warns).
-import { chainBudgetMs } from '../core/hook-budget';
+import { chainBudgetMs } from '../core/hooks/engine/hook-budget';
 
 let hookMode = false;
 let finished = false;

@@ -1,10 +1,10 @@
 // `gsd-review state`: the derived state, lazily read by default (what the active unit needs);
 // `--full` reads every slice, as the review panel does.
-import { deriveState, deriveStateLazy, freshPartSource, NoProjectError } from '../core/derive-state';
-import { locateProject } from '../core/locate-project';
-import { ProjectFiles } from '../core/project-files';
-import { NodeGsdStore } from '../core/gsd-store';
-import type { GSDState } from '../core/types';
+import { deriveState, deriveStateLazy, freshPartSource, NoProjectError } from '../core/state/derive-state';
+import { locateProject } from '../core/state/locate-project';
+import { ProjectFiles } from '../core/state/project-files';
+import { NodeGsdStore } from '../core/files/gsd-store';
+import type { GSDState } from '../core/model/types';
 import { stateJson } from './state-json';
 
 export interface StateOptions {

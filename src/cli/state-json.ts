@@ -2,7 +2,7 @@
 // reads only what the active unit needs, so the other milestones' roadmaps and the other slices'
 // plans are unknown: their `slices`/`tasks` and `progress` are null (not an empty list and 0/0,
 // which would read as "no slices" or "nothing done"), and `read` says which path produced the file.
-import type { GSDState, MilestoneEntry, SliceEntry } from '../core/types';
+import type { GSDState, MilestoneEntry, SliceEntry } from '../core/model/types';
 
 type Unread<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] | null };
 export type SliceJson = Unread<SliceEntry, 'tasks' | 'progress'>;

@@ -1,15 +1,15 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
 import * as vscode from 'vscode';
-import { readCodeReview } from '../core/code-review';
-import { replanDecision } from '../core/default-dispatch';
-import { findUnit } from '../core/find-unit';
+import { readCodeReview } from '../core/parse/code-review';
+import { replanDecision } from '../core/dispatch/default-dispatch';
+import { findUnit } from '../core/model/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
 import { unitOfFile } from './known-issues-codelens';
 import { runChosenUnit } from './next-unit-command';
 import type { PanelNode } from './panel-nodes';
 import { compareCycles } from './review-diff';
 import type { ReviewPanelProvider } from './review-panel';
-import { readGsdText } from '../core/gsd-store';
+import { readGsdText } from '../core/files/gsd-store';
 
 export function registerCodeLensCommands(
   workspace: GsdWorkspace,

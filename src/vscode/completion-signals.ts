@@ -4,12 +4,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { currentDispatch } from '../core/dispatch';
-import type { DispatchRecord } from '../core/dispatch-record';
-import { readCodeReview } from '../core/code-review';
-import { readGsdText } from '../core/gsd-store';
-import { findUnit } from '../core/find-unit';
-import type { GSDState } from '../core/types';
+import { currentDispatch } from '../core/dispatch/dispatch';
+import type { DispatchRecord } from '../core/dispatch/dispatch-record';
+import { readCodeReview } from '../core/parse/code-review';
+import { readGsdText } from '../core/files/gsd-store';
+import { findUnit } from '../core/model/find-unit';
+import type { GSDState } from '../core/model/types';
 import type { GsdWorkspace, ProjectChange } from './gsd-workspace';
 import type { UnitCompleter } from './next-unit-command';
 

@@ -3,7 +3,7 @@
 // (same hooks, same trust, same view of unsaved editors) and get the same unit.
 import * as vscode from 'vscode';
 import { BUILTIN_HOOKS } from '../builtin-hooks';
-import type { DispatchOptions } from '../core/dispatch';
+import type { DispatchOptions } from '../core/dispatch/dispatch';
 import { EditorAwareStore } from './editor-aware-store';
 import type { ProjectHandle } from './gsd-workspace';
 

@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REVIEWER_NAME } from '../core/agent-hooks/hook-install';
-import { ensureRuntimeDir, runtimeDir } from '../core/runtime-folder';
-import { createExclusive } from '../core/atomic-write';
-import { confinedDir } from '../core/confine';
-import type { DispatchDecision } from '../core/middleware';
+import { ensureRuntimeDir, runtimeDir } from '../core/files/runtime-folder';
+import { createExclusive } from '../core/files/atomic-write';
+import { confinedDir } from '../core/files/confine';
+import type { DispatchDecision } from '../core/hooks/engine/middleware';
 import { promptDocuments } from './prompt-documents';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';

@@ -5,11 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
-import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch';
-import { locateProject, type GsdProject } from '../core/locate-project';
-import { StateIndex } from '../core/state-index';
-import { stateChanges, type StateChanges } from '../core/state-changes';
-import type { GSDState } from '../core/types';
+import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch/dispatch';
+import { locateProject, type GsdProject } from '../core/state/locate-project';
+import { StateIndex } from '../core/state/state-index';
+import { stateChanges, type StateChanges } from '../core/state/state-changes';
+import type { GSDState } from '../core/model/types';
 import { dispatchOptions } from './dispatch-options';
 
 export interface ProjectHandle {

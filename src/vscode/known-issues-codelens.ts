@@ -4,11 +4,11 @@
 // cycle". The document selector keeps the provider from running on any other file.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readCodeReview } from '../core/code-review';
-import { parseFrontmatter } from '../core/frontmatter';
-import { classifyGsdPath, milestoneIdFromDir } from '../core/gsd-layout';
-import { sectionNamed } from '../core/markdown-sections';
-import { parseTaskSummary } from '../core/task-summary';
+import { readCodeReview } from '../core/parse/code-review';
+import { parseFrontmatter } from '../core/parse/frontmatter';
+import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
+import { sectionNamed } from '../core/parse/markdown-sections';
+import { parseTaskSummary } from '../core/parse/task-summary';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export const GSD_FILES: vscode.DocumentSelector = [

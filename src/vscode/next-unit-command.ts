@@ -2,8 +2,8 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch';
-import type { DispatchDecision } from '../core/middleware';
+import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
+import type { DispatchDecision } from '../core/hooks/engine/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
 import { dispatchOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';

@@ -4,9 +4,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readHookLog, type HookLogEntry } from '../core/agent-hooks/hook-log';
-import { findUnit } from '../core/find-unit';
-import { REVIEW_LOOP, taskState } from '../core/hooks/review-loop/review-loop-state';
-import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/types';
+import { findUnit } from '../core/model/find-unit';
+import { REVIEW_LOOP, taskState } from '../core/hooks/builtin/review-loop/review-loop-state';
+import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/model/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 import { presentTask, type NextUnitRef } from './task-presentation';
 

@@ -11,7 +11,7 @@ import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-ch
 import { planInstall } from '../../src/core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../src/core/agent-hooks/launcher';
 import type { AgentHost } from '../../src/core/agent-hooks/agent-host';
-import { dispatchLogFile } from '../../src/core/dispatch-record';
+import { dispatchLogFile } from '../../src/core/dispatch/dispatch-record';
 import { buildCli } from './helpers/cli';
 import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 import {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendHookLog, hookLogFile, readHookLog } from '../../src/core/agent-hooks/hook-log';
-import { confine, OutsideGsdError, realPathOf } from '../../src/core/confine';
+import { confine, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { blockerIds, compareState, formatDisagreement } from '../../scripts/conformance/compare';
 import { DESIGNED_DIFFERENCES, preferencesWithHooksDisabled } from '../../scripts/conformance/preferences';
-import { readHookConfig } from '../../src/core/hook-config';
-import { NodeGsdStore } from '../../src/core/gsd-store';
-import { ProjectFiles } from '../../src/core/project-files';
+import { readHookConfig } from '../../src/core/hooks/engine/hook-config';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
+import { ProjectFiles } from '../../src/core/state/project-files';
 import { writeTree } from './helpers/gsd-tree';
 
 const view = (phase: string, m: string | null, s: string | null, t: string | null, blockers: string[] = []) => ({

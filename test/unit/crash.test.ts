@@ -5,11 +5,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { setExtensionBlock } from '../../src/core/frontmatter-block';
-import { NodeGsdStore } from '../../src/core/gsd-store';
-import { HookStateTransaction } from '../../src/core/hook-state';
-import { ProjectFiles } from '../../src/core/project-files';
-import { locateProject } from '../../src/core/locate-project';
+import { setExtensionBlock } from '../../src/core/parse/frontmatter-block';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
+import { HookStateTransaction } from '../../src/core/hooks/engine/hook-state';
+import { ProjectFiles } from '../../src/core/state/project-files';
+import { locateProject } from '../../src/core/state/locate-project';
 import { runAndKill } from './helpers/crash-writer-run';
 import { copySample } from './helpers/gsd-tree';
 

@@ -2,16 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterDispatch, dispatchNextUnit, NothingDispatchedError, type DispatchOptions } from '../../src/core/dispatch';
-import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/gsd-store';
-import type { BuiltinHook } from '../../src/core/hook-loader';
-import { StateConflictError } from '../../src/core/hook-state';
-import { ChainCancelledError, type GSDMiddleware } from '../../src/core/middleware';
-import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/review-loop/review-prompts';
+import { afterDispatch, dispatchNextUnit, NothingDispatchedError, type DispatchOptions } from '../../src/core/dispatch/dispatch';
+import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/files/gsd-store';
+import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import { StateConflictError } from '../../src/core/hooks/engine/hook-state';
+import { ChainCancelledError, type GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/builtin/review-loop/review-prompts';
 import { PROMPTS } from '../../src/core/prompts/templates';
 import { copyFixture, copySample } from './helpers/gsd-tree';
 
-declare module '../../src/core/types' {
+declare module '../../src/core/model/types' {
   interface GSDStateExtensions {
     'typed-hook': { seen: number };
   }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseFrontmatter } from '../../src/core/frontmatter';
-import { FrontmatterWriteError, setExtensionBlock } from '../../src/core/frontmatter-block';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { FrontmatterWriteError, setExtensionBlock } from '../../src/core/parse/frontmatter-block';
 
 const GSD_SUMMARY = `---
 id: T01

@@ -1,12 +1,12 @@
 // The hot derive path reads frontmatter with its own scanner (fences by hand, GSD's flat subset by
 // hand, js-yaml's core schema otherwise, the wanted keys line by line). gray-matter with the YAML
-// 1.2 engine (src/core/gray-matter-frontmatter.ts) is the reference: on GSD-shaped frontmatter both
+// 1.2 engine (src/core/parse/gray-matter-frontmatter.ts) is the reference: on GSD-shaped frontmatter both
 // give the same keys, values and body.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import matter from 'gray-matter';
-import { parseFrontmatter } from '../../src/core/frontmatter';
-import { readFrontmatter, writeWithFrontmatter } from '../../src/core/gray-matter-frontmatter';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { readFrontmatter, writeWithFrontmatter } from '../../src/core/parse/gray-matter-frontmatter';
 
 // Values as GSD writes them: ids, ISO times, durations, booleans, counts, words, paths, and empty.
 const scalar = fc.constantFrom(

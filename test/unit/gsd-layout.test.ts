@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyGsdPath, DirIndex, milestoneIdFromDir } from '../../src/core/gsd-layout';
-import { locateProject } from '../../src/core/locate-project';
+import { classifyGsdPath, DirIndex, milestoneIdFromDir } from '../../src/core/files/gsd-layout';
+import { locateProject } from '../../src/core/state/locate-project';
 
 const entries = (names: string[], dirs: string[] = []) => [
   ...names.map((name) => ({ name, isDirectory: false, isFile: true })),

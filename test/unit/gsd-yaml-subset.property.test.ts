@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as jsYaml from 'js-yaml';
-import { parseGsdYamlSubset } from '../../src/core/gsd-yaml-subset';
+import { parseGsdYamlSubset } from '../../src/core/parse/gsd-yaml-subset';
 
 const key = fc.constantFrom('id', 'parent', 'completed_at', 'blocker_discovered', 'key_files', 'duration', 'x-y', 'a_b', '__proto__', 'Verdict');
 const scalarText = fc.oneof(

@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultDecision } from '../../src/core/default-dispatch';
-import { deriveStateLazy } from '../../src/core/derive-state';
-import { classifyGsdPath } from '../../src/core/gsd-layout';
-import { locateProject } from '../../src/core/locate-project';
-import { parseQueueOrder, sortByQueueOrder } from '../../src/core/queue-order';
-import { StateIndex } from '../../src/core/state-index';
-import type { GSDState } from '../../src/core/types';
+import { defaultDecision } from '../../src/core/dispatch/default-dispatch';
+import { deriveStateLazy } from '../../src/core/state/derive-state';
+import { classifyGsdPath } from '../../src/core/files/gsd-layout';
+import { locateProject } from '../../src/core/state/locate-project';
+import { parseQueueOrder, sortByQueueOrder } from '../../src/core/parse/queue-order';
+import { StateIndex } from '../../src/core/state/state-index';
+import type { GSDState } from '../../src/core/model/types';
 import { decisionOf, fullState } from './helpers/state';
 import { roadmap, slicePlan, taskSummary, writeTree, type Tree } from './helpers/gsd-tree';
 

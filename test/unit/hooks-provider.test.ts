@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { CompositeHooksProvider } from '../../src/core/composite-hooks-provider';
-import { DefaultHooksProvider, type HookContext, type HooksProvider } from '../../src/core/hooks-provider';
+import { CompositeHooksProvider } from '../../src/core/hooks/lifecycle/composite-hooks-provider';
+import { DefaultHooksProvider, type HookContext, type HooksProvider } from '../../src/core/hooks/lifecycle/hooks-provider';
 
 const ctx: HookContext = { sessionId: 's1', root: '/p', cwd: '/p', timestamp: '2026-11-21T00:00:00Z' };
 const tool = { toolName: 'edit_file', toolInput: { file_path: '/p/src/a.ts' } };

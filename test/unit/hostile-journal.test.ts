@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { journalFile, recoverInterruptedCommit } from '../../src/core/commit-journal';
-import { locateProject } from '../../src/core/locate-project';
+import { journalFile, recoverInterruptedCommit } from '../../src/core/files/commit-journal';
+import { locateProject } from '../../src/core/state/locate-project';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 
 const ROADMAP = '.gsd/milestones/M001/M001-ROADMAP.md';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/dispatch';
-import { withGsdLock } from '../../src/core/gsd-lock';
+import { dispatchNextUnit } from '../../src/core/dispatch/dispatch';
+import { withGsdLock } from '../../src/core/files/gsd-lock';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseFrontmatter } from '../../src/core/frontmatter';
-import { FrontmatterWriteError, setExtensionBlock } from '../../src/core/frontmatter-block';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { FrontmatterWriteError, setExtensionBlock } from '../../src/core/parse/frontmatter-block';
 import { buildCli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 

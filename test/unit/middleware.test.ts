@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ChainCancelledError, HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../../src/core/middleware';
-import type { HookStateHandle } from '../../src/core/hook-state';
-import type { GSDState } from '../../src/core/types';
+import { ChainCancelledError, HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import type { HookStateHandle } from '../../src/core/hooks/engine/hook-state';
+import type { GSDState } from '../../src/core/model/types';
 
 function host(overrides: Partial<ChainHost> = {}): ChainHost {
   return {

@@ -1,14 +1,14 @@
 // Property tests: no parser throws on any text, and well-formed GSD lines round-trip.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseCodeReview } from '../../src/core/code-review';
-import { parseContinueFile } from '../../src/core/continue-file';
-import { parseFrontmatter } from '../../src/core/frontmatter';
-import { parsePreferences } from '../../src/core/preferences';
-import { parseReplan } from '../../src/core/replan';
-import { parseRoadmap } from '../../src/core/roadmap';
-import { parseSlicePlan } from '../../src/core/slice-plan';
-import { parseTaskSummary } from '../../src/core/task-summary';
+import { parseCodeReview } from '../../src/core/parse/code-review';
+import { parseContinueFile } from '../../src/core/parse/continue-file';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { parsePreferences } from '../../src/core/parse/preferences';
+import { parseReplan } from '../../src/core/parse/replan';
+import { parseRoadmap } from '../../src/core/parse/roadmap';
+import { parseSlicePlan } from '../../src/core/parse/slice-plan';
+import { parseTaskSummary } from '../../src/core/parse/task-summary';
 
 const parsers: Array<[string, (text: string) => unknown]> = [
   ['frontmatter', (t) => parseFrontmatter(t, 'f.md')],

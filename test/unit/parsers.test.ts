@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { parseCodeReview, reviewPassed } from '../../src/core/code-review';
-import { parseContinueFile } from '../../src/core/continue-file';
-import { parseFrontmatter } from '../../src/core/frontmatter';
-import { parsePreferences } from '../../src/core/preferences';
-import { parseReplan } from '../../src/core/replan';
-import { parseRoadmap } from '../../src/core/roadmap';
-import { parseSlicePlan } from '../../src/core/slice-plan';
-import { parseTaskSummary } from '../../src/core/task-summary';
+import { parseCodeReview, reviewPassed } from '../../src/core/parse/code-review';
+import { parseContinueFile } from '../../src/core/parse/continue-file';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { parsePreferences } from '../../src/core/parse/preferences';
+import { parseReplan } from '../../src/core/parse/replan';
+import { parseRoadmap } from '../../src/core/parse/roadmap';
+import { parseSlicePlan } from '../../src/core/parse/slice-plan';
+import { parseTaskSummary } from '../../src/core/parse/task-summary';
 import { codeReview, taskSummary } from './helpers/gsd-tree';
 
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');

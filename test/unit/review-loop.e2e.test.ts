@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseFrontmatter } from '../../src/core/frontmatter';
+import { parseFrontmatter } from '../../src/core/parse/frontmatter';
 import { buildCli, cli } from './helpers/cli';
 import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 

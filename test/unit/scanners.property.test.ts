@@ -3,11 +3,11 @@
 // split into lines, written out in the test as the reference.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { findFrontmatterBlock, parseFrontmatter } from '../../src/core/frontmatter';
-import { extractPendingActions } from '../../src/core/known-issues';
-import { sectionNamed } from '../../src/core/markdown-sections';
-import { parseSlicePlan } from '../../src/core/slice-plan';
-import { parseTaskSummary } from '../../src/core/task-summary';
+import { findFrontmatterBlock, parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { extractPendingActions } from '../../src/core/parse/known-issues';
+import { sectionNamed } from '../../src/core/parse/markdown-sections';
+import { parseSlicePlan } from '../../src/core/parse/slice-plan';
+import { parseTaskSummary } from '../../src/core/parse/task-summary';
 
 /** Reference: the fences as two regexes (how the block was found before the hand scan). */
 function fencesByRegex(text: string) {

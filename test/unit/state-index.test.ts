@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NodeGsdStore } from '../../src/core/gsd-store';
-import { locateProject } from '../../src/core/locate-project';
-import { StateIndex } from '../../src/core/state-index';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
+import { locateProject } from '../../src/core/state/locate-project';
+import { StateIndex } from '../../src/core/state/state-index';
 import { decisionOf, fullState } from './helpers/state';
 import { codeReview, copySample, taskSummary } from './helpers/gsd-tree';
 

@@ -7,12 +7,12 @@
 // not show a second change), and user hook code (which may read anything) turns caching off.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../atomic-write';
-import { readBoundedText } from '../bounded-read';
-import { confinedDir, openConfined } from '../confine';
-import type { GsdStore } from '../gsd-store';
-import { runtimeDir } from '../runtime-folder';
-import { userSecret } from '../user-secret';
+import { replaceAtomically } from '../files/atomic-write';
+import { readBoundedText } from '../files/bounded-read';
+import { confinedDir, openConfined } from '../files/confine';
+import type { GsdStore } from '../files/gsd-store';
+import { runtimeDir } from '../files/runtime-folder';
+import { userSecret } from '../files/user-secret';
 import { classifyToolCall } from './edit-tools';
 
 /** One small file per key, so a lookup reads and parses only its own entry. */

@@ -7,9 +7,9 @@
 // read (a FIFO or a huge settings file is reported, never waited on nor replaced).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../atomic-write';
-import { readBoundedText } from '../bounded-read';
-import { isWithin, realPathOf } from '../confine';
+import { replaceAtomically } from '../files/atomic-write';
+import { readBoundedText } from '../files/bounded-read';
+import { isWithin, realPathOf } from '../files/confine';
 import type { FileChange } from './hook-install';
 
 /**

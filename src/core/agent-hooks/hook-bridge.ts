@@ -2,18 +2,18 @@
 // `next` and the extension. It never throws and never blocks the agent because of its own failure:
 // anything it cannot handle yields no answer (the host then proceeds as usual).
 import * as path from 'node:path';
-import { CompositeHooksProvider } from '../composite-hooks-provider';
-import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, readConfined, type DispatchOptions } from '../dispatch';
-import { isWithin, realPathOf } from '../confine';
-import { runtimeDir } from '../dispatch-record';
-import { ensureRuntimeDir } from '../runtime-folder';
-import { deriveStateLazy } from '../derive-state';
-import { loadConfiguredHooks, type BuiltinHook } from '../hook-loader';
-import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks-provider';
-import { NodeGsdStore, type GsdStore } from '../gsd-store';
-import { locateProject, type GsdProject } from '../locate-project';
-import { ProjectFiles } from '../project-files';
-import type { GSDState } from '../types';
+import { CompositeHooksProvider } from '../hooks/lifecycle/composite-hooks-provider';
+import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, readConfined, type DispatchOptions } from '../dispatch/dispatch';
+import { isWithin, realPathOf } from '../files/confine';
+import { runtimeDir } from '../dispatch/dispatch-record';
+import { ensureRuntimeDir } from '../files/runtime-folder';
+import { deriveStateLazy } from '../state/derive-state';
+import { loadConfiguredHooks, type BuiltinHook } from '../hooks/engine/hook-loader';
+import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks/lifecycle/hooks-provider';
+import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import { locateProject, type GsdProject } from '../state/locate-project';
+import { ProjectFiles } from '../state/project-files';
+import type { GSDState } from '../model/types';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';

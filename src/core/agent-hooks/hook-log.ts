@@ -4,10 +4,10 @@
 // everything else: never appended through a link, never rotated through a predictable temp name.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../atomic-write';
-import { readBoundedBytes } from '../bounded-read';
-import { confine, confinedDir } from '../confine';
-import { ensureRuntimeDir, runtimeDir } from '../runtime-folder';
+import { replaceAtomically } from '../files/atomic-write';
+import { readBoundedBytes } from '../files/bounded-read';
+import { confine, confinedDir } from '../files/confine';
+import { ensureRuntimeDir, runtimeDir } from '../files/runtime-folder';
 
 export interface HookLogEntry {
   at: string;
@@ -60,7 +60,7 @@ function rotate(gsdDir: string, file: string): void {
   // Loaded here, not at the top: the small hook entry (dist/hook.js) appends on every agent event and
   // rotates rarely, and the lock library (with graceful-fs, which patches fs when loaded) is most of its start-up.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { withGsdLock } = require('../gsd-lock') as typeof import('../gsd-lock');
+  const { withGsdLock } = require('../files/gsd-lock') as typeof import('../files/gsd-lock');
   withGsdLock(gsdDir, () => {
     const bytes = readBoundedBytes(file, MAX_BYTES, true);
     if (!bytes || bytes.length < MAX_BYTES) return;

@@ -13,7 +13,7 @@ import type {
   SubagentStartInput,
   SubagentStopInput,
   UserPromptSubmittedInput,
-} from '../hooks-provider';
+} from '../hooks/lifecycle/hooks-provider';
 import type { HostDialect } from './agent-host';
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd', 'ErrorOccurred'] as const;

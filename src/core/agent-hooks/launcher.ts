@@ -10,9 +10,9 @@
 // exits 0: a missing tool never blocks the agent.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../atomic-write';
-import { readBoundedText } from '../bounded-read';
-import { realPathOf } from '../confine';
+import { replaceAtomically } from '../files/atomic-write';
+import { readBoundedText } from '../files/bounded-read';
+import { realPathOf } from '../files/confine';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';

@@ -19,7 +19,7 @@ import type {
   TaskEntry,
   TaskStatus,
   PhaseDecision,
-} from '../types';
+} from '../model/types';
 import type { EscalationRead } from './escalation-artifact';
 import { unitKey, type Gsd2Snapshot, type MilestoneRow, type SliceRow, type TaskRow } from './snapshot';
 import type { UnitPaths } from './unit-paths';

@@ -5,8 +5,8 @@
 // with unique non-empty ids and string label/tradeoffs, a recommendation naming one of them, a boolean
 // continueWithDefault and a string createdAt; anything else counts as no artifact.
 import * as path from 'node:path';
-import { readBoundedText, UnreadableFileError } from '../bounded-read';
-import { confine, OutsideGsdError } from '../confine';
+import { readBoundedText, UnreadableFileError } from '../files/bounded-read';
+import { confine, OutsideGsdError } from '../files/confine';
 
 /** An artifact is a few KB; a file past this is not one GSD wrote. */
 const MAX_BYTES = 256 * 1024;

@@ -4,8 +4,8 @@
 // schema newer than we know, a damaged file, GSD holding a lock too long) the answer is `unavailable`
 // with one line saying why, and the caller falls back to the markdown, marked as such.
 import * as path from 'node:path';
-import { confineRegularFile } from '../confine';
-import type { Diagnostic } from '../types';
+import { confineRegularFile } from '../files/confine';
+import type { Diagnostic } from '../model/types';
 import { deriveFromSnapshot, type Gsd2DatabaseState } from './derive';
 import { readEscalationArtifact } from './escalation-artifact';
 import { loadNodeSqlite, type NodeSqliteLoad } from './node-sqlite';

@@ -9,7 +9,7 @@
 //   gates owned by the gate-evaluate turn are Q3 and Q4, pending means `status = 'pending'`;
 // - gsd-db.ts `getReplanHistory(mid, sid)`: rows of `replan_history` for the slice.
 // Large text columns (plans, summaries, narratives) are never selected.
-import type { Diagnostic } from '../types';
+import type { Diagnostic } from '../model/types';
 import type { DatabaseSyncLike, SqliteRow, SqliteValue } from './node-sqlite';
 import type { SchemaInfo } from './schema';
 

@@ -3,8 +3,8 @@
 // `## Known Issues` of the task summary ("None." when empty: gsd-pi workflow-projections.ts,
 // renderSummaryContent). They are free text, not our `Pending actions:` list, so every open bullet
 // is one action and text without bullets is one action per paragraph.
-import { parseFrontmatter } from '../frontmatter';
-import { sectionNamed, splitLines } from '../markdown-sections';
+import { parseFrontmatter } from '../parse/frontmatter';
+import { sectionNamed, splitLines } from '../parse/markdown-sections';
 
 export interface KnownIssueLine {
   text: string;

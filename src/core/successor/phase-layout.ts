@@ -6,12 +6,12 @@
 // summaries `S01-T01-SUMMARY.md` in the phase folder (the older `T01-SUMMARY.md` is still read,
 // as paths.ts resolveTaskFile does). Read only; every file is bounded in size.
 import * as fs from 'node:fs';
-import { readBoundedText } from '../bounded-read';
-import { openConfined } from '../confine';
+import { readBoundedText } from '../files/bounded-read';
+import { openConfined } from '../files/confine';
 import * as path from 'node:path';
-import { firstHeading, splitLines } from '../markdown-sections';
-import { parseTaskSummary, type TaskSummary } from '../task-summary';
-import type { Diagnostic } from '../types';
+import { firstHeading, splitLines } from '../parse/markdown-sections';
+import { parseTaskSummary, type TaskSummary } from '../parse/task-summary';
+import type { Diagnostic } from '../model/types';
 import { parseFlatSlicePlan, type FlatPlanTask } from './flat-slice-plan';
 import { knownIssuesFromSummary, type KnownIssueLine } from './known-issue-actions';
 import { PHASES_DIR } from './project-kind';

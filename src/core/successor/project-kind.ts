@@ -10,8 +10,8 @@
 // MAX(version) of schema_version, which stays authoritative over user_version).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confineRegularFile } from '../confine';
-import type { Diagnostic } from '../types';
+import { confineRegularFile } from '../files/confine';
+import type { Diagnostic } from '../model/types';
 import { nodeSqliteAvailability, readDatabase } from './read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
 import { readSqliteHeader } from './sqlite-header';

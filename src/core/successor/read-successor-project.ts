@@ -3,11 +3,11 @@
 // markdown is read and the state says so, with one diagnostic line saying why. Nothing under
 // `.gsd` is ever written: only GSD's own running attempts record progress there.
 import * as fs from 'node:fs';
-import { MAX_READ_BYTES, readBoundedText } from '../bounded-read';
-import { openConfined, registerGsdRoot } from '../confine';
+import { MAX_READ_BYTES, readBoundedText } from '../files/bounded-read';
+import { openConfined, registerGsdRoot } from '../files/confine';
 import * as path from 'node:path';
-import { parsePreferences } from '../preferences';
-import type { Diagnostic, GSDState, MilestoneEntry, MilestoneStatus, PendingAction, Progress, SliceEntry, SliceStatus, TaskEntry, TaskStatus } from '../types';
+import { parsePreferences } from '../parse/preferences';
+import type { Diagnostic, GSDState, MilestoneEntry, MilestoneStatus, PendingAction, Progress, SliceEntry, SliceStatus, TaskEntry, TaskStatus } from '../model/types';
 import { knownIssuesFromText, type KnownIssueLine } from './known-issue-actions';
 import { effectiveStatus, type StatusClass, type StatusFrom } from './lifecycle-status';
 import { readPhaseLayout, type LayoutMilestone, type LayoutSlice, type LayoutTask, type PhaseLayout } from './phase-layout';

@@ -10,11 +10,11 @@
 // blocking/advisory, description, requiredFix; finding status pending, resolved or
 // deferred-with-override: tools/rework-brief.ts).
 import * as fs from 'node:fs';
-import { readBoundedText } from '../bounded-read';
-import { openConfined } from '../confine';
+import { readBoundedText } from '../files/bounded-read';
+import { openConfined } from '../files/confine';
 import * as path from 'node:path';
-import { parseFrontmatter } from '../frontmatter';
-import type { ReviewCycle, ReviewIssue } from '../types';
+import { parseFrontmatter } from '../parse/frontmatter';
+import type { ReviewCycle, ReviewIssue } from '../model/types';
 import type { DbHookVerdict, DbReworkBrief } from './successor-database';
 
 export const HOOK_VERDICTS = ['pass', 'advisory', 'needs-rework', 'needs-remediation', 'needs-attention'] as const;

@@ -6,7 +6,7 @@
 // completing the milestone; everything done → complete. A task whose blocking hook said
 // needs-remediation or needs-attention is paused by GSD for a person (preferences-reference.md):
 // blocked here; a lifecycle `paused` item: paused.
-import type { ActiveRef, MilestoneEntry, PhaseDecision, SliceEntry, TaskEntry } from '../types';
+import type { ActiveRef, MilestoneEntry, PhaseDecision, SliceEntry, TaskEntry } from '../model/types';
 import type { StatusClass } from './lifecycle-status';
 import type { SuccessorReviewCycle } from './review-verdicts';
 

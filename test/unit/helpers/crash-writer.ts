@@ -1,8 +1,8 @@
 // Child process for the crash test: commits hook state to one task plan in a loop, alternating two
 // large values, until it is killed. Prints "ready" after its first commit.
-import { NodeGsdStore } from '../../../src/core/gsd-store';
-import { HookStateTransaction } from '../../../src/core/hook-state';
-import { ProjectFiles } from '../../../src/core/project-files';
+import { NodeGsdStore } from '../../../src/core/files/gsd-store';
+import { HookStateTransaction } from '../../../src/core/hooks/engine/hook-state';
+import { ProjectFiles } from '../../../src/core/state/project-files';
 
 const [gsdDir, unitId, size] = process.argv.slice(2);
 const store = new NodeGsdStore();

@@ -1,10 +1,10 @@
 // Child process for the all-or-nothing crash test: commits one dispatch's worth of files in a loop
 // (hook state on a task and on its slice, a staged snapshot file, and the dispatch record), each
 // commit carrying the same round number, until it is killed. Prints "ready" after its first commit.
-import { appendDispatch } from '../../../src/core/dispatch-record';
-import { NodeGsdStore } from '../../../src/core/gsd-store';
-import { HookStateTransaction } from '../../../src/core/hook-state';
-import { ProjectFiles } from '../../../src/core/project-files';
+import { appendDispatch } from '../../../src/core/dispatch/dispatch-record';
+import { NodeGsdStore } from '../../../src/core/files/gsd-store';
+import { HookStateTransaction } from '../../../src/core/hooks/engine/hook-state';
+import { ProjectFiles } from '../../../src/core/state/project-files';
 
 const [gsdDir, task, slice, snapshot, size] = process.argv.slice(2);
 const store = new NodeGsdStore();

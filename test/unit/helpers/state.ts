@@ -1,9 +1,9 @@
 // Deriving state the way the panel does (full), and the slice of it every decision rests on.
-import { deriveState, freshPartSource } from '../../../src/core/derive-state';
-import { NodeGsdStore } from '../../../src/core/gsd-store';
-import { locateProject } from '../../../src/core/locate-project';
-import { ProjectFiles } from '../../../src/core/project-files';
-import type { GSDState } from '../../../src/core/types';
+import { deriveState, freshPartSource } from '../../../src/core/state/derive-state';
+import { NodeGsdStore } from '../../../src/core/files/gsd-store';
+import { locateProject } from '../../../src/core/state/locate-project';
+import { ProjectFiles } from '../../../src/core/state/project-files';
+import type { GSDState } from '../../../src/core/model/types';
 
 export function fullState(root: string): GSDState {
   const project = locateProject(root)!;

@@ -1,0 +1,112 @@
+// GSD's default choice of the next unit, from the derived phase (what happens when no hook decides).
+import * as path from 'node:path';
+import type { DeepReadonly, UnitDecision } from '../hooks/engine/middleware';
+import { PROMPTS, render } from '../prompts/templates';
+import { activeUnits } from '../model/find-unit';
+import type { GSDState, MilestoneEntry, SliceEntry } from '../model/types';
+
+type State = DeepReadonly<GSDState>;
+
+/**
+ * A path for a prompt, relative to the project root with forward slashes. Files inside `.gsd` are
+ * named through `.gsd` even when it is a symlink to a folder elsewhere (the agent works from the root).
+ */
+export function promptPath(state: State, file: string): string {
+  const inGsd = path.relative(state.gsdDir, file);
+  const rel = !inGsd.startsWith('..') && !path.isAbsolute(inGsd) ? path.join('.gsd', inGsd) : path.relative(state.root, file);
+  return rel.split(path.sep).join('/');
+}
+
+function slicePaths(state: State, milestone: DeepReadonly<MilestoneEntry>, slice: DeepReadonly<SliceEntry>) {
+  const sliceDir = slice.dir ?? path.join(milestone.dir, 'slices', slice.id);
+  return {
+    roadmapPath: promptPath(state, milestone.roadmapFile ?? path.join(milestone.dir, `${milestone.id}-ROADMAP.md`)),
+    slicePlanPath: promptPath(state, slice.planFile ?? path.join(sliceDir, `${slice.id}-PLAN.md`)),
+    sliceSummaryPath: promptPath(state, path.join(sliceDir, `${slice.id}-SUMMARY.md`)),
+    replanPath: promptPath(state, path.join(sliceDir, `${slice.id}-REPLAN.md`)),
+    tasksDir: path.join(sliceDir, 'tasks'),
+  };
+}
+
+export function defaultDecision(state: State): UnitDecision | null {
+  const { milestone, slice, task } = activeUnits(state);
+  const base = { milestoneId: milestone?.id, milestoneTitleSuffix: milestone ? ` (${milestone.title})` : '' };
+  switch (state.phase) {
+    case 'pre-planning':
+      if (!milestone) return null;
+      return { unitType: 'plan-milestone', unitId: milestone.id, prompt: render(PROMPTS['plan-milestone'], base), reason: state.nextAction };
+    case 'planning':
+      if (!milestone || !slice) return null;
+      return {
+        unitType: 'plan-slice',
+        unitId: `${milestone.id}/${slice.id}`,
+        prompt: render(PROMPTS['plan-slice'], { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
+        reason: state.nextAction,
+      };
+    case 'executing': {
+      if (!milestone || !slice || !task) return null;
+      const paths = slicePaths(state, milestone, slice);
+      return {
+        unitType: 'execute-task',
+        unitId: `${milestone.id}/${slice.id}/${task.id}`,
+        prompt: render(PROMPTS['execute-task'], {
+          ...base,
+          ...paths,
+          sliceId: slice.id,
+          taskId: task.id,
+          taskTitle: task.title,
+          taskPlanPath: promptPath(state, task.planFile ?? path.join(paths.tasksDir, `${task.id}-PLAN.md`)),
+          taskSummaryPath: promptPath(state, path.join(paths.tasksDir, `${task.id}-SUMMARY.md`)),
+        }),
+        reason: state.nextAction,
+      };
+    }
+    case 'summarizing':
+      if (!milestone || !slice) return null;
+      return {
+        unitType: 'complete-slice',
+        unitId: `${milestone.id}/${slice.id}`,
+        prompt: render(PROMPTS['complete-slice'], { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
+        reason: state.nextAction,
+      };
+    case 'replanning-slice':
+      if (!milestone || !slice) return null;
+      if (state.replanTrigger?.reason === 'triage') {
+        const trigger = slice.replanTriggerFile ? promptPath(state, slice.replanTriggerFile) : `${slice.id}-REPLAN-TRIGGER.md`;
+        return replanDecision(state, milestone, slice, state.replanTrigger.taskId, `GSD's triage asked for a replan of this slice: read ${trigger} for why.`);
+      }
+      return replanDecision(state, milestone, slice, state.replanTrigger?.taskId ?? '', `Task ${state.replanTrigger?.taskId} reported blocker_discovered: true.`);
+    case 'validating-milestone':
+      if (!milestone) return null;
+      return { unitType: 'validate-milestone', unitId: milestone.id, prompt: render(PROMPTS['validate-milestone'], base), reason: state.nextAction };
+    case 'completing-milestone':
+      if (!milestone) return null;
+      return { unitType: 'complete-milestone', unitId: milestone.id, prompt: render(PROMPTS['complete-milestone'], base), reason: state.nextAction };
+    default:
+      // complete, blocked, needs-discussion, paused: nothing to dispatch; the phase says why.
+      return null;
+  }
+}
+
+export function replanDecision(
+  state: State,
+  milestone: DeepReadonly<MilestoneEntry>,
+  slice: DeepReadonly<SliceEntry>,
+  triggerTaskId: string,
+  replanReason: string,
+): UnitDecision {
+  return {
+    unitType: 'replan-slice',
+    unitId: `${milestone.id}/${slice.id}`,
+    prompt: render(PROMPTS['replan-slice'], {
+      milestoneId: milestone.id,
+      sliceId: slice.id,
+      sliceTitle: slice.title,
+      triggerTaskId,
+      replanReason,
+      ...slicePaths(state, milestone, slice),
+    }),
+    reason: replanReason,
+    data: { triggerTaskId },
+  };
+}

@@ -1,0 +1,300 @@
+// dispatchNextUnit: derive state → run the middleware chain → the first hook decision, or GSD's
+// default → loop guard → (with apply) commit the hooks' staged state and record the dispatch.
+// afterDispatch: run the chain again with the finished unit's result, then commit.
+import * as path from 'node:path';
+import { UnreadableFileError } from '../files/bounded-read';
+import { gsdRelative, OutsideGsdError } from '../files/confine';
+import { defaultDecision } from './default-dispatch';
+import { deriveState, freshPartSource, NoProjectError } from '../state/derive-state';
+import { activeUnits } from '../model/find-unit';
+import {
+  dispatchLogFile,
+  fingerprintOf,
+  isLooping,
+  LOOP_LIMIT,
+  appendCompletion,
+  appendDispatch,
+  readDispatchLog,
+  type DispatchRecord,
+} from './dispatch-record';
+import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
+import { HookStateTransaction } from '../hooks/engine/hook-state';
+import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import { locateProject } from '../state/locate-project';
+import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type HookTrace, type UnitResult } from '../hooks/engine/middleware';
+import { ProjectFiles } from '../state/project-files';
+import type { Diagnostic, GSDState } from '../model/types';
+
+export interface DispatchOptions {
+  /** Any folder inside the project. */
+  root: string;
+  /** Commit hook state and record the dispatch (otherwise nothing is written). */
+  apply?: boolean;
+  store?: GsdStore;
+  signal?: AbortSignal;
+  /** May hook code from the workspace run (VS Code's workspace trust)? Default false. */
+  trusted?: boolean;
+  builtins?: readonly BuiltinHook[];
+  userHooksDir?: string;
+  log?: HookLog;
+  now?: () => Date;
+}
+
+export interface HooksReport {
+  loaded: LoadedHooks['loaded'];
+  skipped: LoadedHooks['skipped'];
+  trace: HookTrace[];
+  ignoredDecisions: Array<{ hook: string; unitType: string; unitId: string }>;
+}
+
+export interface DispatchOutcome {
+  decision: DispatchDecision | null;
+  phase: GSDState['phase'];
+  /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
+  blocker: string | null;
+  nextAction: string;
+  hooks: HooksReport;
+  /** Files the dispatch wrote (with apply). */
+  written: string[];
+  applied: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface AfterDispatchOutcome {
+  result: UnitResult;
+  hooks: HooksReport;
+  written: string[];
+  diagnostics: Diagnostic[];
+}
+
+export class NothingDispatchedError extends Error {}
+
+const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
+
+interface Prepared {
+  gsdDir: string;
+  store: GsdStore;
+  files: ProjectFiles;
+  state: DeepReadonly<GSDState>;
+  hooks: LoadedHooks;
+  diagnostics: Diagnostic[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Each hook's view of its own per-unit state across the project, when it gives no summary of its own. */
+function collectUnitState(state: GSDState, hook: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const m of state.milestones) {
+    if (m.extensions[hook] !== undefined) out[m.id] = m.extensions[hook];
+    for (const s of m.slices) {
+      if (s.extensions[hook] !== undefined) out[`${m.id}/${s.id}`] = s.extensions[hook];
+      for (const t of s.tasks) if (t.extensions[hook] !== undefined) out[`${m.id}/${s.id}/${t.id}`] = t.extensions[hook];
+    }
+  }
+  return out;
+}
+
+async function prepare(options: DispatchOptions): Promise<Prepared> {
+  const project = locateProject(options.root);
+  if (!project) throw new NoProjectError(options.root);
+  const store = options.store ?? new NodeGsdStore();
+  const files = new ProjectFiles(store);
+  const state = deriveState(project, freshPartSource(files), { lazy: true });
+  const log = options.log ?? silentLog;
+  const builtins = options.builtins ?? [];
+  const hooks = await loadConfiguredHooks(files, {
+    gsdDir: project.gsdDir,
+    builtins,
+    trusted: options.trusted ?? false,
+    log,
+    ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+  });
+  for (const reg of hooks.registry.ordered()) {
+    state.extensions[reg.name] = reg.summarize ? reg.summarize(state as DeepReadonly<GSDState>) : collectUnitState(state, reg.name);
+  }
+  const diagnostics = [...state.diagnostics, ...hooks.diagnostics.filter((d) => !state.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
+  return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
+}
+
+/**
+ * Resolves a path a hook gives relative to `.gsd`; null when it would leave the real `.gsd`, by `..`,
+ * an absolute path or a symlink (see confine.ts).
+ */
+export function insideGsd(gsdDir: string, rel: string): string | null {
+  return gsdRelative(gsdDir, rel);
+}
+
+/**
+ * A file a hook or payload names relative to `.gsd`: its text, or null (missing, or refused with a
+ * diagnostic when it leads out of `.gsd` or is not a small regular file).
+ */
+export function readConfined(gsdDir: string, store: GsdStore, rel: string, refuse: (message: string) => void): string | null {
+  const abs = insideGsd(gsdDir, rel);
+  if (!abs) {
+    refuse(`${rel} leads outside .gsd; not read`);
+    return null;
+  }
+  try {
+    return store.readText(abs);
+  } catch (error) {
+    if (error instanceof UnreadableFileError || error instanceof OutsideGsdError) {
+      refuse(error.message);
+      return null;
+    }
+    // A folder (or anything else unreadable) where a hook expects a file: said, and read as missing.
+    refuse(`cannot be read as a file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return null;
+  }
+}
+
+function commitNotes(gsdDir: string, notes: string[]): Diagnostic[] {
+  return notes.map((message) => ({ file: gsdDir, severity: 'warning' as const, message }));
+}
+
+function chainHost(
+  p: Prepared,
+  tx: HookStateTransaction,
+  phase: 'dispatch' | 'after',
+  result: UnitResult | null,
+  options: DispatchOptions,
+  diagnostics: Diagnostic[],
+): ChainHost {
+  const log = options.log ?? silentLog;
+  const handles = new Map<string, ReturnType<HookStateTransaction['handleFor']>>();
+  return {
+    state: p.state,
+    phase,
+    result,
+    signal: options.signal ?? new AbortController().signal,
+    handleFor: (hook) => {
+      let h = handles.get(hook);
+      if (!h) handles.set(hook, (h = tx.handleFor(hook)));
+      return h;
+    },
+    options: (hook) => p.hooks.options.get(hook) ?? {},
+    readGsdFile: (rel) => readConfined(p.gsdDir, p.store, rel, (message) => diagnostics.push({ file: path.join(p.gsdDir, rel), severity: 'warning', message })),
+    writeGsdFile: (hook, rel, text) => {
+      const abs = insideGsd(p.gsdDir, rel);
+      if (!abs) throw new Error(`hook ${hook} tried to write ${rel}, which leads outside .gsd; refused`);
+      tx.stageFile(abs, text);
+    },
+    report: (hook, d) => {
+      const file = d.file ? (path.isAbsolute(d.file) ? d.file : path.join(p.gsdDir, d.file)) : p.gsdDir;
+      diagnostics.push({ file, severity: d.severity ?? 'warning', message: `${hook}: ${d.message}`, ...(d.line ? { line: d.line } : {}) });
+    },
+    log: (hook) => ({ info: (m) => log.info(`[${hook}] ${m}`), warn: (m) => log.warn(`[${hook}] ${m}`) }),
+  };
+}
+
+/** What the loop guard compares: the decision-relevant state and every hook's view of it. */
+function fingerprint(state: DeepReadonly<GSDState>): string {
+  const { slice } = activeUnits(state);
+  return fingerprintOf({
+    phase: state.phase,
+    active: [state.activeMilestone?.id, state.activeSlice?.id, state.activeTask?.id],
+    tasks: slice?.tasks.map((t) => [t.id, t.done, t.completedAt, t.pendingActions.length, t.reviews.map((r) => [r.cycle, r.verdict, r.openIssues.length])]),
+    extensions: state.extensions,
+  });
+}
+
+export async function dispatchNextUnit(options: DispatchOptions): Promise<DispatchOutcome> {
+  const p = await prepare(options);
+  const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
+  const hookDiagnostics: Diagnostic[] = [];
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
+  const fallback = chain.decision ? null : defaultDecision(p.state);
+  let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
+  const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
+  const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
+  const print = fingerprint(p.state);
+  let blocker: string | null = decision ? null : p.state.blockers[0] ?? (p.state.phase === 'complete' ? null : p.state.nextAction);
+  if (decision && isLooping(log, decision, print)) {
+    blocker =
+      `${decision.unitType} ${decision.unitId} was dispatched ${LOOP_LIMIT} times in a row with nothing changed on disk; ` +
+      `stopping instead of looping. Finish or fix that unit (or edit its files), then dispatch again.`;
+    decision = null;
+  }
+  const outcome: DispatchOutcome = {
+    decision,
+    phase: p.state.phase,
+    blocker,
+    nextAction: p.state.nextAction,
+    hooks,
+    written: [],
+    applied: false,
+    diagnostics,
+  };
+  if (!options.apply || !decision) return outcome;
+  if (options.signal?.aborted) return outcome;
+  const record: DispatchRecord = { ...decision, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: print };
+  // The hooks' state and the dispatch record are one commit: all of it is written, or none.
+  const commit = tx.commit([appendDispatch(p.gsdDir, record)]);
+  return { ...outcome, written: commit.files, applied: true, diagnostics: [...diagnostics, ...commitNotes(p.gsdDir, commit.notes)] };
+}
+
+/**
+ * Records a unit chosen by the user rather than by the chain (e.g. "Replan slice" on a Known Issues
+ * CodeLens), so `complete` and afterDispatch treat it like any dispatched unit. No hook state is
+ * written; `source` says who chose it.
+ */
+export async function dispatchUnit(options: DispatchOptions, unit: DispatchDecision): Promise<DispatchOutcome> {
+  const p = await prepare(options);
+  const { diagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
+  new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendDispatch(p.gsdDir, record)]);
+  return {
+    decision: unit,
+    phase: p.state.phase,
+    blocker: null,
+    nextAction: p.state.nextAction,
+    hooks: { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: [], ignoredDecisions: [] },
+    written: [dispatchLogFile(p.gsdDir)],
+    applied: true,
+    diagnostics: [...p.diagnostics, ...diagnostics],
+  };
+}
+
+/** The unit recorded as dispatched and not yet completed, if any. */
+export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore()): DispatchRecord | null {
+  const project = locateProject(root);
+  if (!project) return null;
+  const { log } = readDispatchLog(store, project.gsdDir);
+  return log.current && !log.current.completedAt ? log.current : null;
+}
+
+/** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
+export async function afterDispatch(options: DispatchOptions): Promise<AfterDispatchOutcome> {
+  const p = await prepare(options);
+  const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
+  const current = log.current;
+  if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');
+  if (current.completedAt) throw new NothingDispatchedError(`${current.unitType} ${current.unitId} was already completed at ${current.completedAt}`);
+  const completedAt = (options.now?.() ?? new Date()).toISOString();
+  const result: UnitResult = {
+    unitType: current.unitType,
+    unitId: current.unitId,
+    prompt: current.prompt,
+    source: current.source,
+    dispatchedAt: current.dispatchedAt,
+    completedAt,
+    ...(current.reason ? { reason: current.reason } : {}),
+    ...(current.data ? { data: current.data } : {}),
+  };
+  const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
+  const hookDiagnostics: Diagnostic[] = [];
+  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'after', result, options, hookDiagnostics));
+  const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
+  const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
+  if (options.signal?.aborted) return { result, hooks, written: [], diagnostics };
+  // Hook state, review snapshots and the completion in the record: one commit, all or nothing.
+  const commit = tx.commit([appendCompletion(p.gsdDir, current, completedAt)]);
+  return { result, hooks, written: commit.files, diagnostics: [...diagnostics, ...commitNotes(p.gsdDir, commit.notes)] };
+}

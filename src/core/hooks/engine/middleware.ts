@@ -1,0 +1,347 @@
+// The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
+// priority order (lower first, ties by registration order), each may set a decision (the first one
+// set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
+import { chainBudgetMs, HookTimeoutError, unwatch, watch } from './hook-budget';
+import type { HookStateHandle } from './hook-state';
+
+export { HookTimeoutError } from './hook-budget';
+import type { GSDState, Severity, UnitType } from '../../model/types';
+
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? ReadonlyArray<DeepReadonly<U>>
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** What a hook asks GSD to run next. */
+export interface UnitDecision {
+  unitType: UnitType;
+  /** `M001`, `M001/S01` or `M001/S01/T01`. */
+  unitId: string;
+  prompt: string;
+  /** One line on why, for logs and the panel. */
+  reason?: string;
+  /** Anything the deciding hook wants to see again in afterDispatch (plain data). */
+  data?: Record<string, unknown>;
+}
+
+export interface DispatchDecision extends UnitDecision {
+  /** `default` or the name of the hook that decided. */
+  source: string;
+}
+
+/** A dispatched unit that finished, as afterDispatch sees it. */
+export interface UnitResult extends DispatchDecision {
+  dispatchedAt: string;
+  completedAt: string;
+}
+
+export interface HookDiagnostic {
+  message: string;
+  /** Absolute, or relative to `.gsd`. */
+  file?: string;
+  line?: number;
+  severity?: Severity;
+}
+
+export interface HookLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface MiddlewareContext<S = unknown> {
+  /** The hook this context was made for. */
+  readonly hook: string;
+  /** `dispatch`: choose the next unit. `after`: react to `result`, the unit that just finished. */
+  readonly phase: 'dispatch' | 'after';
+  readonly state: DeepReadonly<GSDState>;
+  readonly result: Readonly<UnitResult> | null;
+  /** This hook's options from PREFERENCES.md (`gsd_hooks.enabled[].options`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Read and stage this hook's own state; no other namespace is reachable. */
+  readonly store: HookStateHandle<S>;
+  /** Read a file inside `.gsd` (path relative to it); null when missing or outside `.gsd`. */
+  readonly readGsdFile: (relativePath: string) => string | null;
+  /**
+   * Stage a whole file inside `.gsd` that the hook owns (path relative to `.gsd`), written with the
+   * rest of the dispatch's state. Throws for a path outside `.gsd`.
+   */
+  readonly writeGsdFile: (relativePath: string, text: string) => void;
+  /** Report bad input (a malformed review, a path outside `.gsd`): it ends up in the outcome's diagnostics. */
+  readonly report: (diagnostic: HookDiagnostic) => void;
+  readonly signal: AbortSignal;
+  readonly log: HookLog;
+  /** The decision so far. Setting it when another hook already decided is ignored (first wins). */
+  decision: UnitDecision | null;
+  /** Which hook set the decision so far, if any. */
+  readonly decidedBy: string | null;
+}
+
+export type GSDMiddleware<S = unknown> = (ctx: MiddlewareContext<S>, next: () => Promise<void>) => Promise<void>;
+
+export interface HookRegistration {
+  name: string;
+  middleware: GSDMiddleware;
+  priority: number;
+  /** Registration order, for ties. */
+  order: number;
+  /** Builds `state.extensions[name]` from the state before the chain runs. */
+  summarize?: (state: DeepReadonly<GSDState>) => unknown;
+}
+
+export interface RegisterOptions {
+  priority?: number;
+  summarize?: (state: DeepReadonly<GSDState>) => unknown;
+}
+
+export const DEFAULT_PRIORITY = 100;
+
+export class HookRegistry {
+  private readonly hooks: HookRegistration[] = [];
+
+  register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}): void {
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
+    if (this.hooks.some((h) => h.name === name)) throw new Error(`a hook named "${name}" is already registered`);
+    const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length };
+    if (options.summarize) reg.summarize = options.summarize;
+    this.hooks.push(reg);
+  }
+
+  /** Lower priority first; equal priorities in registration order. */
+  ordered(): readonly HookRegistration[] {
+    return [...this.hooks].sort((a, b) => a.priority - b.priority || a.order - b.order);
+  }
+
+  has(name: string): boolean {
+    return this.hooks.some((h) => h.name === name);
+  }
+}
+
+export class ChainCancelledError extends Error {
+  constructor() {
+    super('the dispatch was cancelled');
+  }
+}
+
+
+/** A decision as later hooks see it: a frozen copy, so no later hook can rewrite the unit. */
+function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
+  let data: Record<string, unknown> | undefined;
+  if (value.data !== undefined) {
+    try {
+      // A JSON round trip: the decision is recorded as JSON, so cycles and BigInts are refused here.
+      data = deepFreeze(JSON.parse(JSON.stringify(value.data)) as Record<string, unknown>);
+    } catch (error) {
+      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
+    }
+  }
+  const copy: DispatchDecision = { unitType: value.unitType, unitId: value.unitId, prompt: value.prompt, source };
+  if (value.reason !== undefined) copy.reason = value.reason;
+  if (data !== undefined) copy.data = data;
+  return Object.freeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+export interface HookTrace {
+  hook: string;
+  calledNext: boolean;
+  decided: boolean;
+}
+
+export interface ChainResult {
+  decision: DispatchDecision | null;
+  trace: HookTrace[];
+  /** Decisions set after the first one, ignored: [hook, unit]. */
+  ignored: Array<{ hook: string; unitType: string; unitId: string }>;
+}
+
+export interface ChainHost {
+  state: DeepReadonly<GSDState>;
+  phase: 'dispatch' | 'after';
+  result: UnitResult | null;
+  signal: AbortSignal;
+  handleFor(hook: string): HookStateHandle;
+  options(hook: string): Readonly<Record<string, unknown>>;
+  readGsdFile(relativePath: string): string | null;
+  writeGsdFile(hook: string, relativePath: string, text: string): void;
+  report(hook: string, diagnostic: HookDiagnostic): void;
+  log(hook: string): HookLog;
+}
+
+/** What the contexts of one run share: the decision so far and the trace. */
+class ChainRun {
+  decision: DispatchDecision | null = null;
+  readonly trace: HookTrace[] = [];
+  readonly ignored: ChainResult['ignored'] = [];
+  /** Every step started, so a next() a hook did not await is still waited for. */
+  readonly steps: Promise<void>[] = [];
+  /** How many of `steps` have been waited for. */
+  waited = 0;
+  /** Each entered hook's own promise, by trace index: the one to name when the budget runs out. */
+  readonly promises: Promise<void>[] = [];
+  /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
+  misuse: Error | null = null;
+
+  constructor(
+    readonly host: ChainHost,
+    readonly hooks: readonly HookRegistration[],
+  ) {}
+}
+
+/** One hook's context. A class (not an object literal with accessors) keeps a pass cheap. */
+class Context implements MiddlewareContext {
+  readonly phase: 'dispatch' | 'after';
+  readonly state: DeepReadonly<GSDState>;
+  readonly result: Readonly<UnitResult> | null;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly store: HookStateHandle;
+  readonly readGsdFile: (relativePath: string) => string | null;
+  readonly writeGsdFile: (relativePath: string, text: string) => void;
+  readonly report: (diagnostic: HookDiagnostic) => void;
+  readonly signal: AbortSignal;
+  readonly log: HookLog;
+
+  constructor(
+    private readonly run: ChainRun,
+    private readonly entry: HookTrace,
+    readonly hook: string,
+  ) {
+    const host = run.host;
+    this.phase = host.phase;
+    this.state = host.state;
+    this.result = host.result;
+    this.options = host.options(hook);
+    this.store = host.handleFor(hook);
+    this.readGsdFile = host.readGsdFile;
+    this.writeGsdFile = (rel, text) => host.writeGsdFile(hook, rel, text);
+    this.report = (d) => host.report(hook, d);
+    this.signal = host.signal;
+    this.log = host.log(hook);
+  }
+
+  get decision(): UnitDecision | null {
+    return this.run.decision;
+  }
+
+  set decision(value: UnitDecision | null) {
+    if (this.phase !== 'dispatch' || value === null) return;
+    if (this.run.decision) {
+      this.run.ignored.push({ hook: this.hook, unitType: value.unitType, unitId: value.unitId });
+      return;
+    }
+    this.run.decision = frozenDecision(value, this.hook);
+    this.entry.decided = true;
+  }
+
+  get decidedBy(): string | null {
+    return this.run.decision?.source ?? null;
+  }
+}
+
+function step(run: ChainRun, i: number): Promise<void> {
+  if (run.host.signal.aborted) return Promise.reject(new ChainCancelledError());
+  const reg = run.hooks[i];
+  if (!reg) return Promise.resolve();
+  const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
+  run.trace.push(entry);
+  const next = (): Promise<void> => {
+    if (entry.calledNext) {
+      // Rejected for a hook that awaits it, and remembered for one that does not (an unawaited
+      // rejection would otherwise end the process with a stack trace).
+      const error = new Error(`hook ${reg.name} called next() twice`);
+      run.misuse ??= error;
+      const rejected = Promise.reject(error);
+      rejected.catch(() => undefined);
+      return rejected;
+    }
+    entry.calledNext = true;
+    const downstream = step(run, i + 1);
+    run.steps.push(downstream);
+    return downstream;
+  };
+  let own: Promise<void>;
+  try {
+    own = Promise.resolve(reg.middleware(new Context(run, entry, reg.name), next));
+  } catch (error) {
+    own = Promise.reject(error);
+  }
+  run.promises.push(own);
+  return own;
+}
+
+/** Waits for the first step and every step started under it, including next() calls not awaited. */
+function settleAll(run: ChainRun): Promise<void> {
+  const more = (): Promise<void> | undefined => {
+    if (run.waited === run.steps.length) return undefined;
+    const batch = run.steps.slice(run.waited);
+    run.waited = run.steps.length;
+    return Promise.all(batch).then(more);
+  };
+  return step(run, 0).then(more);
+}
+
+/**
+ * The innermost hook whose own promise has not settled, found only when the budget ran out: a
+ * settled promise runs its handler within a turn, a stuck one does not.
+ */
+function stuckHook(run: ChainRun, answer: (hook: string) => void): void {
+  const settled = new Set<number>();
+  run.promises.forEach((p, i) => p.then(() => settled.add(i), () => settled.add(i)));
+  setImmediate(() => {
+    let i = run.promises.length - 1;
+    while (i >= 0 && settled.has(i)) i--;
+    answer(run.trace[Math.max(i, 0)]?.hook ?? 'a hook');
+  });
+}
+
+export interface RunOptions {
+  /** Budget for the whole run, in ms (default: chainBudgetMs()). */
+  budgetMs?: number;
+}
+
+/**
+ * Runs the chain once. Throws what a hook throws, ChainCancelledError when the signal aborts, or
+ * HookTimeoutError naming the hook still running when the budget is spent (a hook that never
+ * settles must not leave the command hanging or silently exiting).
+ */
+export function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
+  const run = new ChainRun(host, registry.ordered());
+  const budget = options.budgetMs ?? chainBudgetMs();
+  return new Promise<ChainResult>((resolve, reject) => {
+    let done = false;
+    const deadline = watch(budget, () =>
+      stuckHook(run, (hook) => {
+        if (done) return;
+        done = true;
+        reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
+      }),
+    );
+    settleAll(run).then(
+      () => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        if (run.misuse) reject(run.misuse);
+        else if (host.signal.aborted) reject(new ChainCancelledError());
+        else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
+      },
+      (error: unknown) => {
+        if (done) return;
+        done = true;
+        unwatch(deadline);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,100 @@
+// `T01-SUMMARY.md`: GSD's task summary frontmatter and sections, including the pending actions
+// under `## Known Issues`.
+import { fmBoolean, fmString, parseFrontmatter } from './frontmatter';
+import { extractPendingActions, type PendingActionLine } from './known-issues';
+import { sectionNamed, sectionRange } from './markdown-sections';
+import type { Diagnostic } from '../model/types';
+
+export interface TaskSummary {
+  id?: string;
+  parent?: string;
+  milestone?: string;
+  title?: string;
+  oneLiner?: string;
+  duration?: string;
+  verificationResult?: string;
+  completedAt?: string;
+  blockerDiscovered: boolean;
+  knownIssues: string;
+  pendingActions: PendingActionLine[];
+  diagnostics: Diagnostic[];
+}
+
+/** The keys the core uses; the rest of GSD's summary frontmatter (key_files, provides, …) is GSD's. */
+const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];
+
+// The list's lead-in (known-issues.ts); without it a Known Issues section has no pending actions.
+const PENDING_ACTIONS = /pending actions/i;
+const TASK_ID_PREFIX = /^T\d+\s*[:.-]\s*/i;
+const ONE_LINER = /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m;
+
+const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
+
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+/**
+ * The first `# Title` line, and the text after it up to five lines on, stopping at a `#` (where GSD
+ * puts the bold one-liner). Scanned by hand: the pattern for it backtracked on one long line.
+ */
+function titleBlock(body: string): { title: string; following: string } | null {
+  for (let at = body.indexOf('#'); at !== -1; at = body.indexOf('#', at + 1)) {
+    const before = at === 0 ? 10 : body.charCodeAt(at - 1);
+    if ((before !== 10 && before !== 13) || !isBlank(body.charCodeAt(at + 1))) continue;
+    let end = body.indexOf('\n', at);
+    if (end === -1) end = body.length;
+    let from = at + 1;
+    let to = body.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    while (from < to && isBlank(body.charCodeAt(from))) from++;
+    while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+    const title = body.slice(from, to);
+    if (title === '' || title.includes('\r')) continue;
+    let stop = end;
+    for (let k = 0; k < 5 && body.charCodeAt(stop) === 10; k++) {
+      const nl = body.indexOf('\n', stop + 1);
+      const lineEnd = nl === -1 ? body.length : nl;
+      const hash = body.indexOf('#', stop + 1);
+      stop = hash !== -1 && hash < lineEnd ? hash : lineEnd;
+    }
+    return { title, following: body.slice(end, stop) };
+  }
+  return null;
+}
+
+/** A copy that does not keep the whole file alive (a substring of 13+ characters points into it). */
+const own = (s: string | undefined): string | undefined => (s === undefined || s.length < 13 ? s : (' ' + s).slice(1));
+
+export function parseTaskSummary(text: string, file: string): TaskSummary {
+  const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
+  const diagnostics = fm.diagnostics.slice();
+  // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
+  const known = sectionRange(fm.body, 'Known Issues');
+  const knownText = known ? fm.body.slice(known.start, known.end) : '';
+  const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues', known)) : [];
+  // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
+  const head = titleBlock(fm.body);
+  const oneLiner = head ? ONE_LINER.exec(head.following)?.[1] : undefined;
+  const verificationResult = fmString(fm.data, 'verification_result');
+  if (verificationResult && !VERIFICATION_RESULTS.has(verificationResult)) {
+    diagnostics.push({ file, line: 1, severity: 'info', message: `verification_result "${verificationResult}" is not one of passed, untested, mixed` });
+  }
+  const completedAt = fmString(fm.data, 'completed_at');
+  if (completedAt && Number.isNaN(Date.parse(completedAt))) {
+    diagnostics.push({ file, line: 1, severity: 'warning', message: `completed_at "${completedAt}" is not an ISO time; completion order falls back to plan order` });
+  }
+  // One literal with every key (absent ones undefined): thousands of these are kept, and adding
+  // keys one by one gave each an extra property store.
+  return {
+    id: fmString(fm.data, 'id')?.toUpperCase(),
+    parent: fmString(fm.data, 'parent'),
+    milestone: fmString(fm.data, 'milestone'),
+    title: own(head?.title.replace(TASK_ID_PREFIX, '')),
+    oneLiner: own(oneLiner),
+    duration: fmString(fm.data, 'duration'),
+    verificationResult,
+    completedAt: own(completedAt),
+    blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
+    knownIssues: own((knownText.includes('\r') ? knownText.replace(/\r\n/g, '\n') : knownText).trim())!,
+    pendingActions,
+    diagnostics,
+  };
+}

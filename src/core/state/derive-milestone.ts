@@ -1,0 +1,165 @@
+// What one milestone folder says on its own: roadmap, summary, validation verdict, parked flag,
+// dependencies from its CONTEXT, and the hook state in the roadmap's frontmatter.
+import { fmRecord, fmString, fmStringList, parseFrontmatter } from '../parse/frontmatter';
+import { firstHeading, splitLines } from '../parse/markdown-sections';
+import type { DirIndex } from '../files/gsd-layout';
+import type { ProjectFiles } from './project-files';
+import { parseRoadmap, type Roadmap } from '../parse/roadmap';
+import type { Diagnostic } from '../model/types';
+
+export interface MilestonePart {
+  id: string;
+  dir: string;
+  depth: MilestoneDepth;
+  roadmapFile?: string;
+  roadmap: Roadmap | null;
+  title: string;
+  summaryFile?: string;
+  /** A SUMMARY exists and does not report failure. */
+  summaryTerminal: boolean;
+  /** VALIDATION verdict (`pass`, `needs-remediation`, …) or null when none was written. */
+  validationVerdict: string | null;
+  parked: boolean;
+  /** Milestone ids from the CONTEXT's `depends_on`, exactly as written (GSD compares them so). */
+  dependsOn: string[];
+  /**
+   * A CONTEXT, CONTEXT-DRAFT, ROADMAP or SUMMARY file exists. Without one (an empty folder, or only
+   * META.json) GSD calls the folder a ghost and skips it, unless a worktree shows it is in flight.
+   */
+  hasContentFiles: boolean;
+  /** Only a CONTEXT-DRAFT exists: GSD wants a discussion before planning. */
+  draftOnly: boolean;
+  extensions: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+}
+
+interface RoadmapFile extends Roadmap {
+  extensions: Record<string, unknown>;
+  /** The file has no content at all: GSD treats that as no roadmap. */
+  empty: boolean;
+}
+
+function parseRoadmapFile(text: string, file: string): RoadmapFile {
+  const fm = parseFrontmatter(text, file);
+  const roadmap = parseRoadmap(fm.body, fm.bodyStartLine, file);
+  return { ...roadmap, extensions: fmRecord(fm.data, 'extensions'), empty: text.length === 0, diagnostics: [...fm.diagnostics, ...roadmap.diagnostics] };
+}
+
+/** GSD's rule: a roadmap is complete when it has slices and every one is checked. */
+export function roadmapComplete(roadmap: Roadmap): boolean {
+  return roadmap.slices.length > 0 && roadmap.slices.every((s) => s.done);
+}
+
+/** GSD's rule: a summary is terminal unless it says it failed. */
+// `M001: ` before a title: the first `# ` line's text without it.
+const MILESTONE_PREFIX = /^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/;
+
+function milestoneTitle(body: string): string | undefined {
+  const text = firstHeading(splitLines(body))?.text.replace(MILESTONE_PREFIX, '').trim();
+  return text || undefined;
+}
+
+// A `# BLOCKER` line; blanks only within the line (`\s*` across lines backtracked on blank runs).
+const BLOCKER_HEADING = /^[ \t]*#[ \t]*BLOCKER\b/im;
+
+function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  const status = fmString(fm.data, 'status')?.toLowerCase();
+  const failedStatus = status !== undefined && ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'].includes(status);
+  const failedBody = BLOCKER_HEADING.test(text) || /verification\s+failed/i.test(text);
+  const closedStatus = status !== undefined && ['complete', 'completed', 'done', 'closed', 'passed', 'success'].includes(status);
+  const title = milestoneTitle(fm.body);
+  return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+}
+
+function validationVerdict(text: string, file: string): { verdict: string | null; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  let v = fmString(fm.data, 'verdict') ?? /\*\*Verdict:?\*\*:?\s*(?:✅\s*)?([\w-]+)/i.exec(fm.body)?.[1];
+  if (v) v = v.toLowerCase() === 'passed' ? 'pass' : v.toLowerCase();
+  return { verdict: v ?? null, diagnostics: fm.diagnostics };
+}
+
+function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
+  const fm = parseFrontmatter(text, file);
+  const title = milestoneTitle(fm.body);
+  return { deps: fmStringList(fm.data, 'depends_on'), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+}
+
+/**
+ * How much of a milestone to read. `status`: what GSD's status rules need. A milestone whose summary
+ * says complete needs only its validation verdict (and its roadmap when that verdict is
+ * needs-attention, which parks a milestone whose slices are all done); any other milestone is read
+ * whole. `all`: every file, for the panel. The lazy path asks for `status` and so reads completed
+ * milestones only as far as their summary and validation.
+ */
+export type MilestoneDepth = 'status' | 'all';
+
+export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: string, depth: MilestoneDepth = 'all'): MilestonePart {
+  const diagnostics: Diagnostic[] = [];
+  const dir: DirIndex | null = files.dir(dirPath);
+  const part: MilestonePart = {
+    id,
+    dir: dirPath,
+    depth,
+    roadmap: null,
+    title: id,
+    summaryTerminal: false,
+    validationVerdict: null,
+    parked: false,
+    dependsOn: [],
+    hasContentFiles: false,
+    draftOnly: false,
+    extensions: {},
+    diagnostics,
+  };
+  if (!dir) return part;
+  part.parked = dir.file(id, 'PARKED') !== null;
+  const summaryFile = dir.file(id, 'SUMMARY');
+  let summaryTitle: string | undefined;
+  if (summaryFile) {
+    const s = files.parse(summaryFile, summaryOutcome);
+    diagnostics.push(...s.diagnostics);
+    if (s.value) {
+      part.summaryFile = summaryFile;
+      part.summaryTerminal = s.value.terminal;
+      summaryTitle = s.value.title;
+    }
+  }
+  const contextFile = dir.file(id, 'CONTEXT');
+  const draftFile = contextFile ? null : dir.file(id, 'CONTEXT-DRAFT');
+  const roadmapFile = dir.file(id, 'ROADMAP');
+  part.draftOnly = !contextFile && draftFile !== null;
+  part.hasContentFiles = contextFile !== null || draftFile !== null || roadmapFile !== null || summaryFile !== null;
+  const validationFile = dir.file(id, 'VALIDATION');
+  if (validationFile) {
+    const v = files.parse(validationFile, validationVerdict);
+    diagnostics.push(...v.diagnostics);
+    part.validationVerdict = v.value?.verdict ?? null;
+  }
+  // A completed milestone matters to the status rules only if needs-attention parks it (which takes a
+  // complete roadmap); anything else about it is for the panel.
+  const whole = depth === 'all' || !part.summaryTerminal;
+  if (whole) part.depth = 'all';
+  const ctxPath = contextFile ?? draftFile;
+  let contextTitle: string | undefined;
+  if (ctxPath && whole) {
+    const c = files.parse(ctxPath, contextDeps);
+    diagnostics.push(...c.diagnostics);
+    if (c.value) {
+      part.dependsOn = c.value.deps;
+      contextTitle = c.value.title;
+    }
+  }
+  if (roadmapFile && (whole || part.validationVerdict === 'needs-attention')) {
+    const r = files.parse(roadmapFile, parseRoadmapFile);
+    diagnostics.push(...r.diagnostics);
+    if (r.value) {
+      part.roadmapFile = roadmapFile;
+      // An empty file is no roadmap to GSD (the milestone is still being planned).
+      if (!r.value.empty) part.roadmap = r.value;
+      part.extensions = r.value.extensions;
+    }
+  }
+  part.title = part.roadmap?.title || summaryTitle || contextTitle || id;
+  return part;
+}

@@ -1,0 +1,284 @@
+// Everything one slice folder says on its own: plan, tasks with their summaries, reviews and hook
+// state, replans and continue files. Kept per slice so a change re-derives only that slice.
+import * as path from 'node:path';
+import { parseCodeReview, reviewPassed, type CodeReview } from '../parse/code-review';
+import { parseContinueFile } from '../parse/continue-file';
+import { countLines, fmRecord, parseFrontmatter } from '../parse/frontmatter';
+import type { ProjectFiles } from './project-files';
+import { parseReplan } from '../parse/replan';
+import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
+import { parseTaskSummary } from '../parse/task-summary';
+import type { PendingActionLine } from '../parse/known-issues';
+import type { DirIndex } from '../files/gsd-layout';
+import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from '../model/types';
+
+export interface SlicePart {
+  sliceId: string;
+  dir: string;
+  planFile?: string;
+  planFound: boolean;
+  title?: string;
+  summaryFile?: string;
+  replanFile?: string;
+  /** `S01-REPLAN-TRIGGER.md`: GSD's triage asks for a replan of the slice (only its presence counts). */
+  replanTriggerFile?: string;
+  replannedTasks: string[];
+  /** A REPLAN.md that names no task answers every blocker of the slice. */
+  replanCoversAll: boolean;
+  continueFile?: string;
+  /** The tasks folder exists and holds no markdown at all (GSD: task plans missing). */
+  tasksDirEmpty: boolean;
+  tasks: TaskEntry[];
+  progress: Progress;
+  pendingActions: PendingAction[];
+  extensions: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+}
+
+interface TaskPlanState {
+  extensions: Record<string, unknown>;
+  /** `extensions.<hook>.pendingActions` entries, with their line in the file. */
+  recorded: Array<{ hook: string; text: string; line: number }>;
+  diagnostics: Diagnostic[];
+}
+
+const TASK_PLAN_KEYS = ['extensions'];
+
+const NO_TASK_STATE: TaskPlanState = Object.freeze({ extensions: Object.freeze({}), recorded: [], diagnostics: [] }) as TaskPlanState;
+
+function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
+  // Most task plans carry no hook state: one substring search instead of splitting frontmatter.
+  if (!text.includes('extensions')) return NO_TASK_STATE;
+  const fm = parseFrontmatter(text, file, { onlyKeys: TASK_PLAN_KEYS });
+  const extensions = fmRecord(fm.data, 'extensions');
+  const recorded: TaskPlanState['recorded'] = [];
+  for (const [hook, block] of Object.entries(extensions)) {
+    const list = (block as { pendingActions?: unknown } | null)?.pendingActions;
+    if (!Array.isArray(list)) continue;
+    let from = 0;
+    for (const item of list) {
+      const t = typeof item === 'string' ? item : typeof (item as { text?: unknown })?.text === 'string' ? (item as { text: string }).text : null;
+      if (!t) continue;
+      const at = text.indexOf(t, from);
+      if (at !== -1) from = at + t.length;
+      recorded.push({ hook, text: t, line: at === -1 ? 1 : countLines(text, at) + 1 });
+    }
+  }
+  return { extensions, recorded, diagnostics: fm.diagnostics };
+}
+
+const NO_ACTIONS: readonly PendingActionLine[] = [];
+const NO_RECORDED: TaskPlanState['recorded'] = [];
+
+interface ReviewFile {
+  name: string;
+  file: string;
+  snapshotCycle: number | null;
+}
+
+const NO_REVIEW_FILES: ReviewFile[] = [];
+
+const SNAPSHOTS_FIRST = [true, false];
+
+const SUMMARY_SUFFIX = /SUMMARY\.md$/i;
+
+const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
+
+function reviewHistory(
+  files: ProjectFiles,
+  tasksDir: DirIndex | null,
+  taskId: string,
+  reviewFiles: ReviewFile[],
+  diagnostics: Diagnostic[],
+): ReviewCycle[] {
+  // Most tasks have no review file; this runs for every task of a full derive.
+  if (reviewFiles.length === 0 || !tasksDir) return [];
+  const byCycle = new Map<number, ReviewCycle>();
+  // Snapshots first: when the live file repeats a snapshotted cycle, the snapshot is that cycle.
+  for (const snapshots of SNAPSHOTS_FIRST) for (const { name, file, snapshotCycle } of reviewFiles) {
+    if ((snapshotCycle !== null) !== snapshots) continue;
+    const parsed = files.parseEntry<CodeReview>(tasksDir, name, file, parseCodeReview);
+    addAll(diagnostics, parsed.diagnostics);
+    const review = parsed.value;
+    if (!review) continue;
+    if (review.task && review.task !== taskId) {
+      diagnostics.push({ file, line: 1, severity: 'error', message: `review says task ${review.task} but the file belongs to ${taskId}; not counted` });
+      continue;
+    }
+    const cycle = snapshotCycle ?? review.cycle;
+    if (snapshotCycle !== null && review.cycle !== null && review.cycle !== snapshotCycle) {
+      diagnostics.push({ file, line: 1, severity: 'warning', message: `snapshot of cycle ${snapshotCycle} says cycle ${review.cycle}` });
+    }
+    if (cycle === null || !review.wellFormed || byCycle.has(cycle)) continue;
+    byCycle.set(cycle, {
+      cycle,
+      verdict: review.verdict,
+      task: review.task,
+      openIssues: review.openIssues,
+      resolvedIssues: review.resolvedIssues,
+      passed: reviewPassed(review),
+      file,
+      snapshot: snapshotCycle !== null,
+    });
+  }
+  // Cycles in order; a task has a handful, and Array#sort allocated more than this loop costs.
+  const history: ReviewCycle[] = [];
+  for (const entry of byCycle.values()) {
+    let at = history.length;
+    while (at > 0 && history[at - 1].cycle > entry.cycle) at--;
+    history.splice(at, 0, entry);
+  }
+  return history;
+}
+
+function addAll<T>(target: T[], items: readonly T[]): void {
+  // A loop, not push(...items): this runs for every task and most lists are empty.
+  for (const item of items) target.push(item);
+}
+
+/** One task of the plan with what its own files say: plan state, summary, reviews. */
+function taskEntry(
+  files: ProjectFiles,
+  t: PlanTask,
+  tasksDir: DirIndex | null,
+  milestoneId: string,
+  sliceId: string,
+  reviewFiles: ReviewFile[],
+  diagnostics: Diagnostic[],
+): TaskEntry {
+  const planName = tasksDir?.fileName(t.id, 'PLAN') ?? null;
+  const planFile = planName === null ? null : tasksDir!.join(planName);
+  // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
+  const planState = planFile ? files.parseEntry(tasksDir!, planName!, planFile, parseTaskPlanFrontmatter) : null;
+  if (planState) addAll(diagnostics, planState.diagnostics);
+  const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
+  const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
+  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummary) : null;
+  if (summary) addAll(diagnostics, summary.diagnostics);
+  const s = summary?.value ?? null;
+  if (s && s.id && s.id !== t.id) {
+    diagnostics.push({ file: summaryFile!, line: 1, severity: 'warning', message: `summary says id ${s.id} but is filed under task ${t.id}` });
+  }
+  if (s && s.parent && s.parent.toUpperCase() !== sliceId.toUpperCase()) {
+    diagnostics.push({ file: summaryFile!, line: 1, severity: 'warning', message: `summary says parent ${s.parent} but sits in slice ${sliceId}` });
+  }
+  const pendingActions: PendingAction[] = [];
+  for (const a of s?.pendingActions ?? NO_ACTIONS) {
+    pendingActions.push({ text: a.text, source: 'summary', file: summaryFile!, line: a.line, milestoneId, sliceId, taskId: t.id });
+  }
+  for (const r of planState?.value?.recorded ?? NO_RECORDED) {
+    pendingActions.push({ text: r.text, source: r.hook, file: planFile!, line: r.line, milestoneId, sliceId, taskId: t.id });
+  }
+  // GSD counts a task with a SUMMARY as done, even when its box is unchecked.
+  const done = summaryFile !== null || t.done;
+  // One literal with every key (absent ones undefined, which JSON leaves out): thousands of these
+  // are kept, and adding keys one by one gave each an extra property store.
+  return {
+    id: t.id,
+    title: t.title,
+    status: done ? 'done' : 'pending',
+    done,
+    files: t.files,
+    planLine: t.line,
+    blockerDiscovered: s?.blockerDiscovered ?? false,
+    pendingActions,
+    reviews: reviewHistory(files, tasksDir, t.id, reviewFiles, diagnostics),
+    extensions: planState?.value?.extensions ?? {},
+    estimate: t.estimate || undefined,
+    verify: t.verify || undefined,
+    planFile: planFile ?? undefined,
+    summaryFile: summaryFile ?? undefined,
+    completedAt: s?.completedAt || undefined,
+    verificationResult: s?.verificationResult || undefined,
+    oneLiner: s?.oneLiner || undefined,
+  };
+}
+
+export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceId: string, sliceDir: string): SlicePart {
+  const diagnostics: Diagnostic[] = [];
+  const dir = files.dir(sliceDir);
+  const part: SlicePart = {
+    sliceId,
+    dir: sliceDir,
+    planFound: false,
+    replannedTasks: [],
+    replanCoversAll: false,
+    tasksDirEmpty: false,
+    tasks: [],
+    progress: { done: 0, total: 0 },
+    pendingActions: [],
+    extensions: {},
+    diagnostics,
+  };
+  if (!dir) return part;
+
+  const planFile = dir.file(sliceId, 'PLAN');
+  const plan = planFile ? files.parse(planFile, (text, file) => {
+    const fm = parseFrontmatter(text, file);
+    const parsed = parseSlicePlan(fm.body, fm.bodyStartLine, file);
+    return { ...parsed, extensions: fmRecord(fm.data, 'extensions'), diagnostics: [...fm.diagnostics, ...parsed.diagnostics] };
+  }) : null;
+  if (planFile) part.planFile = planFile;
+  if (plan) diagnostics.push(...plan.diagnostics);
+  if (plan?.value) {
+    part.planFound = true;
+    if (plan.value.title) part.title = plan.value.title;
+    part.extensions = plan.value.extensions;
+  }
+
+  const summaryFile = dir.file(sliceId, 'SUMMARY');
+  if (summaryFile) part.summaryFile = summaryFile;
+  const replanFile = dir.file(sliceId, 'REPLAN');
+  if (replanFile) {
+    // Its presence alone ends a triage replan (GSD's loop protection); its blocker tasks answer blockers.
+    part.replanFile = replanFile;
+    const replan = files.parse(replanFile, parseReplan);
+    diagnostics.push(...replan.diagnostics);
+    if (replan.value) {
+      part.replannedTasks = replan.value.blockerTasks;
+      part.replanCoversAll = replan.value.blockerTasks.length === 0;
+    }
+  }
+  const replanTriggerFile = dir.file(sliceId, 'REPLAN-TRIGGER');
+  if (replanTriggerFile) part.replanTriggerFile = replanTriggerFile;
+  const continueFile = dir.file(sliceId, 'CONTINUE') ?? (dir.has('continue.md') ? path.join(sliceDir, 'continue.md') : null);
+  if (continueFile) {
+    const cont = files.parse(continueFile, parseContinueFile);
+    diagnostics.push(...cont.diagnostics);
+    if (cont.value) part.continueFile = continueFile;
+  }
+
+  const tasksDirPath = dir.subdir('tasks');
+  const tasksDir = tasksDirPath ? files.dir(tasksDirPath) : null;
+  if (tasksDir) part.tasksDirEmpty = !tasksDir.entries.some((e) => e.isFile && e.name.toLowerCase().endsWith('.md'));
+
+  const reviewsByTask = new Map<string, ReviewFile[]>();
+  for (const e of tasksDir?.entries ?? []) {
+    const m = e.isFile ? REVIEW_FILE.exec(e.name) : null;
+    if (!m) continue;
+    const id = m[1].toUpperCase();
+    const list = reviewsByTask.get(id) ?? [];
+    list.push({ name: e.name, file: tasksDir!.join(e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
+    reviewsByTask.set(id, list);
+  }
+
+  const planned = new Set<string>();
+  for (const t of plan?.value?.tasks ?? []) {
+    planned.add(t.id);
+    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, diagnostics);
+    part.tasks.push(task);
+    for (const a of task.pendingActions) part.pendingActions.push(a);
+  }
+  for (const e of part.planFound ? tasksDir?.entries ?? [] : []) {
+    // Cheap tests first: every done task has a summary, and they are nearly all planned.
+    if (!e.isFile || !SUMMARY_SUFFIX.test(e.name)) continue;
+    const dash = e.name.indexOf('-');
+    if (dash > 0 && planned.has(e.name.slice(0, dash).toUpperCase())) continue;
+    const m = /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name);
+    if (m && !planned.has(m[1].toUpperCase())) {
+      diagnostics.push({ file: tasksDir!.join(e.name), severity: 'warning', message: `${m[1].toUpperCase()} has a summary but is not a task of ${sliceId}-PLAN.md` });
+    }
+  }
+  part.progress = { done: part.tasks.filter((t) => t.done).length, total: part.tasks.length };
+  return part;
+}

@@ -1,0 +1,371 @@
+// GSD's default rules: which milestone, slice and task are active and what phase the project is in.
+// One set of rules for both ways of reading: the full index (every slice, for the panel) and the
+// lazy path (only what the active unit needs, for the CLI's `next` and `hook`).
+import * as path from 'node:path';
+import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
+import { deriveSlicePart, type SlicePart } from './derive-slice';
+import { milestoneIdFromDir, milestoneSeq, milestonesDir } from '../files/gsd-layout';
+import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import { preferencesFile } from '../hooks/engine/hook-config';
+import { locateProject } from './locate-project';
+import { parsePreferences } from '../parse/preferences';
+import { ProjectFiles } from './project-files';
+import { parseQueueOrder, QUEUE_ORDER_FILE, sortByQueueOrder } from '../parse/queue-order';
+import type {
+  Diagnostic,
+  GSDState,
+  MilestoneEntry,
+  SliceEntry,
+  SliceStatus,
+  TaskEntry,
+  PhaseDecision,
+} from '../model/types';
+
+/** Where derived parts come from: memoized by the StateIndex, built fresh by the lazy path. */
+export interface PartSource {
+  files: ProjectFiles;
+  milestone(id: string, dir: string, depth: MilestoneDepth): MilestonePart;
+  slice(milestoneId: string, sliceId: string, dir: string): SlicePart;
+}
+
+export interface DeriveOptions {
+  /** Read only what the active unit needs (roadmaps, milestone files, then the active slice). */
+  lazy?: boolean;
+}
+
+export interface ProjectLocation {
+  root: string;
+  gsdDir: string;
+}
+
+export function freshPartSource(files: ProjectFiles): PartSource {
+  return {
+    files,
+    milestone: (id, dir, depth) => deriveMilestonePart(files, id, dir, depth),
+    slice: (mid, sid, dir) => deriveSlicePart(files, mid, sid, dir),
+  };
+}
+
+interface MilestoneDirRef {
+  id: string;
+  dir: string;
+}
+
+export function listMilestones(files: ProjectFiles, gsdDir: string, diagnostics: Diagnostic[]): MilestoneDirRef[] {
+  const root = milestonesDir(gsdDir);
+  const index = files.dir(root);
+  const byId = new Map<string, MilestoneDirRef>();
+  for (const e of index?.entries ?? []) {
+    if (!e.isDirectory) continue;
+    const id = milestoneIdFromDir(e.name);
+    if (!id) continue;
+    const dir = path.join(root, e.name);
+    const existing = byId.get(id);
+    if (existing) {
+      // GSD prefers the bare id folder; keep the one whose name is the id itself.
+      diagnostics.push({ file: dir, severity: 'warning', message: `two folders for milestone ${id}; using ${e.name === id ? e.name : path.basename(existing.dir)}` });
+      if (e.name !== id) continue;
+    }
+    byId.set(id, { id, dir });
+  }
+  const byNumber = [...byId.values()].sort((a, b) => milestoneSeq(a.id) - milestoneSeq(b.id) || a.id.localeCompare(b.id));
+  // GSD's queue order, when the user set one, goes before the numbers.
+  const queued = files.dir(gsdDir)?.entries.some((e) => e.isFile && e.name === QUEUE_ORDER_FILE);
+  if (!queued) return byNumber;
+  const q = files.parse(path.join(gsdDir, QUEUE_ORDER_FILE), parseQueueOrder);
+  diagnostics.push(...q.diagnostics);
+  return sortByQueueOrder(byNumber, q.value?.order ?? null);
+}
+
+/**
+ * GSD skips a milestone folder with no CONTEXT, CONTEXT-DRAFT, ROADMAP or SUMMARY (empty, or only
+ * META.json) unless `.gsd/worktrees/<id>` shows the milestone is being worked on.
+ */
+function isGhost(files: ProjectFiles, gsdDir: string, p: MilestonePart): boolean {
+  if (p.hasContentFiles) return false;
+  const worktrees = files.dir(gsdDir)?.entries.some((e) => e.isDirectory && e.name === 'worktrees') ? files.dir(path.join(gsdDir, 'worktrees')) : null;
+  return !worktrees?.entries.some((e) => e.name === p.id);
+}
+
+function sliceEntry(rs: NonNullable<MilestonePart['roadmap']>['slices'][number], part: SlicePart | null, status: SliceStatus): SliceEntry {
+  const entry: SliceEntry = {
+    id: rs.id,
+    title: rs.title || part?.title || rs.id,
+    status,
+    done: rs.done,
+    depends: rs.depends,
+    replannedTasks: part?.replannedTasks ?? [],
+    planLoaded: part !== null,
+    tasks: part?.tasks ?? [],
+    progress: part?.progress ?? { done: 0, total: 0 },
+    extensions: part?.extensions ?? {},
+  };
+  if (rs.risk) entry.risk = rs.risk;
+  if (rs.demo) entry.demo = rs.demo;
+  if (part) {
+    entry.dir = part.dir;
+    if (part.planFile && part.planFound) entry.planFile = part.planFile;
+    if (part.summaryFile) entry.summaryFile = part.summaryFile;
+    if (part.replanFile) entry.replanFile = part.replanFile;
+    if (part.replanTriggerFile) entry.replanTriggerFile = part.replanTriggerFile;
+    if (part.continueFile) entry.continueFile = part.continueFile;
+  }
+  return entry;
+}
+
+/** A task's blocker is answered when a REPLAN names it (or names no task at all). */
+export function replanRecordedFor(part: Pick<SlicePart, 'replannedTasks' | 'replanCoversAll'>, taskId: string): boolean {
+  return part.replanCoversAll || part.replannedTasks.includes(taskId);
+}
+
+type Decision = PhaseDecision;
+
+export function deriveState(project: ProjectLocation, source: PartSource, options: DeriveOptions = {}): GSDState {
+  const { files } = source;
+  const diagnostics: Diagnostic[] = [];
+  const prefs = preferencesFile(files, project.gsdDir);
+  if (prefs) diagnostics.push(...files.parse(prefs, parsePreferences).diagnostics);
+
+  const refs = listMilestones(files, project.gsdDir, diagnostics);
+  // The lazy path reads each milestone only as deep as the status rules need, and the active one fully.
+  const depth: MilestoneDepth = options.lazy ? 'status' : 'all';
+  const parts: MilestonePart[] = [];
+  for (const r of refs) {
+    const p = source.milestone(r.id, r.dir, depth);
+    if (!p.parked && !p.summaryTerminal && !p.roadmap && isGhost(files, project.gsdDir, p)) {
+      diagnostics.push(...p.diagnostics);
+      diagnostics.push({ file: p.dir, severity: 'info', message: `milestone folder ${path.basename(p.dir)} has no CONTEXT, ROADMAP or SUMMARY; GSD skips it` });
+      continue;
+    }
+    parts.push(p);
+  }
+
+  // Milestone registry and the active milestone, by GSD's rules: the first milestone not complete
+  // (a SUMMARY that does not report failure) whose dependencies are complete; dependencies are checked
+  // only while its slices are unfinished, and a validation verdict of needs-attention parks a
+  // milestone whose slices are all done.
+  const completeIds = new Set(parts.filter((p) => !p.parked && p.summaryTerminal).map((p) => p.id));
+  const statuses = new Map<string, MilestoneEntry['status']>();
+  let active: MilestonePart | null = null;
+  const depsUnmet = (p: MilestonePart) => p.dependsOn.some((d) => !completeIds.has(d));
+  for (const [i, p] of parts.entries()) {
+    let status: MilestoneEntry['status'];
+    const slicesDone = p.roadmap !== null && roadmapComplete(p.roadmap);
+    if (p.parked) status = 'parked';
+    else if (slicesDone && p.validationVerdict === 'needs-attention') status = 'parked';
+    else if (p.summaryTerminal) status = 'complete';
+    else if (active) status = slicesDone && p.validationVerdict !== null && p.validationVerdict !== 'needs-remediation' ? 'complete' : 'pending';
+    else if (!slicesDone && depsUnmet(p)) status = 'pending';
+    else status = 'active';
+    statuses.set(p.id, status);
+    if (status === 'active') {
+      active = p.depth === 'all' ? p : source.milestone(p.id, p.dir, 'all');
+      parts[i] = active;
+    }
+  }
+  for (const p of parts) diagnostics.push(...p.diagnostics);
+  const slicesDirOf = (p: MilestonePart) => {
+    const idx = files.dir(p.dir);
+    const sub = idx?.subdir('slices');
+    return sub ? files.dir(sub) : null;
+  };
+  const loadSlice = (p: MilestonePart, sliceId: string): SlicePart | null => {
+    const dir = slicesDirOf(p)?.subdir(sliceId);
+    if (!dir) return null;
+    const part = source.slice(p.id, sliceId, dir);
+    diagnostics.push(...part.diagnostics);
+    return part;
+  };
+
+  const decision = decide(parts, active, statuses, loadSlice);
+  const activeSlicePart = decision.activeSlicePart;
+
+  // Registry: every milestone and slice; slice plans read for all slices (full) or the active one (lazy).
+  const milestones: MilestoneEntry[] = [];
+  const pendingActions: GSDState['pendingActions'] = [];
+  for (const p of parts) {
+    const roadmapSlices = p.roadmap?.slices ?? [];
+    const doneIds = new Set(roadmapSlices.filter((s) => s.done).map((s) => s.id));
+    const isActiveMilestone = active === p;
+    const slices: SliceEntry[] = [];
+    for (const rs of roadmapSlices) {
+      const isActiveSlice = isActiveMilestone && decision.activeSlice?.id === rs.id;
+      const part = isActiveSlice ? activeSlicePart : options.lazy ? null : loadSlice(p, rs.id);
+      let status: SliceStatus;
+      if (rs.done) status = 'done';
+      else if (isActiveSlice) status = decision.phase === 'replanning-slice' ? 'replanning' : 'active';
+      else if (rs.depends.some((d) => !doneIds.has(d))) status = 'blocked';
+      else status = 'pending';
+      const entry = sliceEntry(rs, part, status);
+      if (isActiveSlice && decision.activeTask) {
+        const activeId = decision.activeTask.id;
+        entry.tasks = entry.tasks.map((t): TaskEntry => (t.id === activeId ? { ...t, status: 'active' } : t));
+      }
+      if (part) pendingActions.push(...part.pendingActions);
+      slices.push(entry);
+    }
+    if (!options.lazy) {
+      for (const e of slicesDirOf(p)?.entries ?? []) {
+        if (e.isDirectory && /^S\d+/i.test(e.name) && !roadmapSlices.some((s) => e.name.toUpperCase().startsWith(s.id))) {
+          diagnostics.push({ file: path.join(slicesDirOf(p)!.dir, e.name), severity: 'info', message: `slice folder ${e.name} is not listed in ${p.id}-ROADMAP.md` });
+        }
+      }
+    }
+    const entry: MilestoneEntry = {
+      id: p.id,
+      title: p.title,
+      status: statuses.get(p.id) ?? 'pending',
+      dir: p.dir,
+      dependsOn: p.dependsOn,
+      roadmapLoaded: p.depth === 'all',
+      slices,
+      progress: { done: slices.filter((s) => s.done).length, total: slices.length },
+      extensions: p.extensions,
+    };
+    if (p.roadmapFile) entry.roadmapFile = p.roadmapFile;
+    if (p.summaryFile) entry.summaryFile = p.summaryFile;
+    milestones.push(entry);
+  }
+
+  const activeEntry = milestones.find((m) => m.id === decision.activeMilestone?.id);
+  const activeSliceEntry = activeEntry?.slices.find((s) => s.id === decision.activeSlice?.id);
+  const progress: GSDState['progress'] = {
+    milestones: { done: milestones.filter((m) => m.status === 'complete').length, total: milestones.length },
+    slices: activeEntry ? activeEntry.progress : { done: 0, total: 0 },
+    tasks: activeSliceEntry ? activeSliceEntry.progress : { done: 0, total: 0 },
+  };
+
+  return {
+    root: project.root,
+    gsdDir: project.gsdDir,
+    activeMilestone: decision.activeMilestone,
+    activeSlice: decision.activeSlice,
+    activeTask: decision.activeTask,
+    phase: decision.phase,
+    blockers: decision.blockers,
+    nextAction: decision.nextAction,
+    replanTrigger: decision.replanTrigger,
+    milestones,
+    progress,
+    pendingActions,
+    extensions: {},
+    diagnostics,
+  };
+}
+
+function decide(
+  parts: MilestonePart[],
+  active: MilestonePart | null,
+  statuses: Map<string, MilestoneEntry['status']>,
+  loadSlice: (p: MilestonePart, sliceId: string) => SlicePart | null,
+): Decision & { activeSlicePart: SlicePart | null } {
+  const none = { activeSlice: null, activeTask: null, blockers: [] as string[], replanTrigger: null, activeSlicePart: null };
+  if (!active) {
+    const pending = parts.filter((p) => statuses.get(p.id) === 'pending');
+    if (pending.length > 0) {
+      return {
+        ...none,
+        phase: 'blocked',
+        activeMilestone: null,
+        blockers: pending.map((p) => `${p.id} is waiting on unmet dependencies: ${p.dependsOn.join(', ') || '(none listed)'}`),
+        nextAction: 'Resolve milestone dependencies before proceeding.',
+      };
+    }
+    // Whatever is not complete is parked (by a PARKED file or a needs-attention verdict): nothing to
+    // run, but not complete either.
+    const parked = parts.filter((p) => statuses.get(p.id) === 'parked');
+    if (parked.length > 0) {
+      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: `All remaining milestones are parked (${parked.map((p) => p.id).join(', ')}). Unpark one or create a new milestone.` };
+    }
+    if (parts.length === 0) {
+      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: 'No milestones yet. Start one with GSD.' };
+    }
+    return { ...none, phase: 'complete', activeMilestone: null, nextAction: 'All milestones complete.' };
+  }
+  const activeMilestone = { id: active.id, title: active.title };
+  const roadmap = active.roadmap;
+  if (!roadmap) {
+    return active.draftOnly
+      ? { ...none, phase: 'needs-discussion', activeMilestone, nextAction: `Discuss the draft context of ${active.id}.` }
+      : { ...none, phase: 'pre-planning', activeMilestone, nextAction: `Plan milestone ${active.id}.` };
+  }
+  if (roadmap.slices.length === 0) {
+    return { ...none, phase: 'pre-planning', activeMilestone, nextAction: `Milestone ${active.id} has a roadmap without slices. Plan its slices.` };
+  }
+  if (roadmap.slices.every((s) => s.done)) {
+    if (active.validationVerdict === null) {
+      return { ...none, phase: 'validating-milestone', activeMilestone, nextAction: `Validate milestone ${active.id} before completion.` };
+    }
+    if (active.validationVerdict === 'needs-remediation') {
+      return {
+        ...none,
+        phase: 'blocked',
+        activeMilestone,
+        blockers: [`Validation of ${active.id} says needs-remediation but every slice is done. Add remediation slices.`],
+        nextAction: `Resolve the remediation of ${active.id}.`,
+      };
+    }
+    return { ...none, phase: 'completing-milestone', activeMilestone, nextAction: `All slices of ${active.id} are done. Write the milestone summary.` };
+  }
+  const doneIds = new Set(roadmap.slices.filter((s) => s.done).map((s) => s.id));
+  const rs = roadmap.slices.find((s) => !s.done && s.depends.every((d) => doneIds.has(d)));
+  if (!rs) {
+    return { ...none, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: check the depends:[…] of the roadmap.'], nextAction: 'Resolve slice dependencies.' };
+  }
+  const activeSlice = { id: rs.id, title: rs.title };
+  const part = loadSlice(active, rs.id);
+  const base = { activeMilestone, activeSlice, activeTask: null, blockers: [] as string[], replanTrigger: null, activeSlicePart: part };
+  if (!part || !part.planFound) {
+    return { ...base, phase: 'planning', nextAction: `Plan slice ${rs.id} (${rs.title}).` };
+  }
+  const open = part.tasks.find((t) => !t.done);
+  if (part.tasks.length === 0) {
+    return { ...base, phase: 'planning', nextAction: `Slice ${rs.id} has a plan without tasks. Add tasks to the plan.` };
+  }
+  if (!open) {
+    return { ...base, phase: 'summarizing', nextAction: `All tasks of ${rs.id} are done. Write the slice summary and complete the slice.` };
+  }
+  const activeTask = { id: open.id, title: open.title };
+  if (part.tasksDirEmpty) {
+    return { ...base, phase: 'planning', nextAction: `Task plans are missing for ${rs.id}. Run plan-slice to write them.` };
+  }
+  const blocker = part.tasks.find((t) => t.done && t.blockerDiscovered && !replanRecordedFor(part, t.id));
+  if (blocker) {
+    return {
+      ...base,
+      activeTask,
+      phase: 'replanning-slice',
+      blockers: [`Task ${blocker.id} discovered a blocker that needs a slice replan.`],
+      replanTrigger: { taskId: blocker.id, reason: 'blocker' },
+      nextAction: `Replan slice ${rs.id}: ${blocker.id} reported blocker_discovered.`,
+    };
+  }
+  // GSD's triage writes S01-REPLAN-TRIGGER.md; it asks for a replan until a REPLAN exists, and only
+  // when no finished task reported a blocker (that replan, or its answer, comes first).
+  if (part.replanTriggerFile && !part.replanFile && !part.tasks.some((t) => t.done && t.blockerDiscovered)) {
+    return {
+      ...base,
+      activeTask,
+      phase: 'replanning-slice',
+      blockers: ['Triage left a replan trigger: the slice must be replanned before work continues.'],
+      replanTrigger: { taskId: open.id, reason: 'triage' },
+      nextAction: `Replan slice ${rs.id}: triage asked for it in ${path.basename(part.replanTriggerFile)}.`,
+    };
+  }
+  const resume = part.continueFile ? ` Resume from ${path.basename(part.continueFile)} first.` : '';
+  return { ...base, activeTask, phase: 'executing', nextAction: `Execute ${open.id}: ${open.title} in slice ${rs.id}.${resume}` };
+}
+
+/** The lazy path in one call: locate `.gsd`, read only what the active unit needs. */
+export function deriveStateLazy(root: string, store: GsdStore = new NodeGsdStore()): { state: GSDState; files: ProjectFiles } {
+  const project = locateProject(root);
+  if (!project) throw new NoProjectError(root);
+  const files = new ProjectFiles(store);
+  return { state: deriveState(project, freshPartSource(files), { lazy: true }), files };
+}
+
+export class NoProjectError extends Error {
+  constructor(readonly start: string) {
+    super(`no .gsd folder at or above ${start}`);
+  }
+}

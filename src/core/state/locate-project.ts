@@ -1,0 +1,52 @@
+// Finding the GSD project a folder belongs to: the nearest `.gsd` at or above it, not past the git
+// root. `.gsd` is often a symlink into the user's home, so the real path is what we watch and read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { recoverInterruptedCommit } from '../files/commit-journal';
+import { registerGsdRoot } from '../files/confine';
+
+export interface GsdProject {
+  /** The folder that holds `.gsd`. */
+  root: string;
+  /** `.gsd` as seen from the root (may be a symlink). */
+  gsdLink: string;
+  /** The real folder `.gsd` resolves to. */
+  gsdDir: string;
+  symlinked: boolean;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Walks up from `start` to the git root (or the file-system root) looking for `.gsd`. */
+export function locateProject(start: string): GsdProject | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, '.gsd');
+    if (isDirectory(candidate)) {
+      const gsdDir = fs.realpathSync(candidate);
+      registerGsdRoot(gsdDir);
+      // A commit a killed process left half-done is finished before anyone reads the state.
+      recoverInterruptedCommit(gsdDir);
+      return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
+    }
+    if (exists(path.join(dir, '.git'))) return null;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}

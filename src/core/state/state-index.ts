@@ -1,0 +1,75 @@
+// The long-lived, incremental form of deriveState: parsed files and per-milestone / per-slice parts
+// are kept, and a changed path drops only what depended on it. The extension keeps one per project;
+// the CLI uses the lazy path instead.
+import * as path from 'node:path';
+import { deriveMilestonePart, type MilestonePart } from './derive-milestone';
+import { deriveSlicePart, type SlicePart } from './derive-slice';
+import { deriveState, type PartSource, type ProjectLocation } from './derive-state';
+import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import { ProjectFiles } from './project-files';
+import type { GSDState } from '../model/types';
+
+export class StateIndex {
+  readonly files: ProjectFiles;
+  private readonly milestoneParts = new Map<string, MilestonePart>();
+  private readonly sliceParts = new Map<string, SlicePart>();
+  private current: GSDState | null = null;
+  private readonly source: PartSource;
+
+  constructor(
+    readonly project: ProjectLocation,
+    store: GsdStore = new NodeGsdStore(),
+  ) {
+    this.files = new ProjectFiles(store);
+    this.source = {
+      files: this.files,
+      milestone: (id, dir) => {
+        let part = this.milestoneParts.get(dir);
+        if (!part || part.id !== id) {
+          part = deriveMilestonePart(this.files, id, dir, 'all');
+          this.milestoneParts.set(dir, part);
+        }
+        return part;
+      },
+      slice: (mid, sid, dir) => {
+        let part = this.sliceParts.get(dir);
+        if (!part || part.sliceId !== sid) {
+          part = deriveSlicePart(this.files, mid, sid, dir);
+          this.sliceParts.set(dir, part);
+        }
+        return part;
+      },
+    };
+  }
+
+  /** The derived state; re-derived only after a change. */
+  state(): GSDState {
+    if (!this.current) this.current = deriveState(this.project, this.source);
+    return this.current;
+  }
+
+  /**
+   * Tell the index that something at `absPath` changed (created, edited, deleted; file or folder).
+   * Returns false when the path is outside `.gsd` and nothing was dropped.
+   */
+  changed(absPath: string): boolean {
+    const rel = path.relative(this.project.gsdDir, absPath);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    // A folder (new, deleted or renamed) drops all below it; a file only itself and its listing.
+    if (this.files.knowsDir(absPath)) this.files.invalidateTree(absPath);
+    this.files.invalidate(absPath);
+    this.current = null;
+    const within = (dir: string) => absPath === dir || absPath.startsWith(dir + path.sep) || dir.startsWith(absPath + path.sep);
+    for (const dir of this.sliceParts.keys()) if (within(dir)) this.sliceParts.delete(dir);
+    for (const dir of this.milestoneParts.keys()) if (within(dir)) this.milestoneParts.delete(dir);
+    return true;
+  }
+
+  /** Forget everything (e.g. the `.gsd` symlink now points elsewhere). */
+  reset(): void {
+    this.files.clear();
+    this.milestoneParts.clear();
+    this.sliceParts.clear();
+    this.current = null;
+  }
+}
