@@ -98,17 +98,22 @@ function stateBench(tasks: number): number {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  scanningBench();
-  // GSD_BENCH_ONLY=scanning: the scanning figures alone (seconds instead of minutes).
-  if (process.env.GSD_BENCH_ONLY === 'scanning') return;
-  const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
+  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks: one part alone (seconds instead of minutes).
+  const only = process.env.GSD_BENCH_ONLY;
+  const part = (name: string) => !only || only === name;
+  if (part('scanning')) scanningBench();
   const largest = Math.max(...sizes);
-  frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);
-  console.log('\n## Live refresh');
-  await refreshBench(tree(largest).root, largest);
-  await hooksBench(benchDir);
+  if (part('state')) {
+    const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
+    frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);
+  }
+  if (!only) {
+    console.log('\n## Live refresh');
+    await refreshBench(tree(largest).root, largest);
+  }
+  if (part('hooks')) await hooksBench(benchDir);
   const hookTree = sizes.includes(1000) ? 1000 : Math.min(...sizes);
-  agentHookBench(cli, tree(hookTree).root, hookTree);
+  if (part('agent-hooks')) agentHookBench(cli, tree(hookTree).root, hookTree);
 }
 
 void main();

@@ -98,6 +98,8 @@ export const DEFAULT_PRIORITY = 100;
 
 export class HookRegistry {
   private readonly hooks: HookRegistration[] = [];
+  /** The order every run uses, sorted once per registration rather than once per run. */
+  private sorted: readonly HookRegistration[] | null = null;
 
   register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}): void {
     if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
@@ -105,11 +107,12 @@ export class HookRegistry {
     const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length };
     if (options.summarize) reg.summarize = options.summarize;
     this.hooks.push(reg);
+    this.sorted = null;
   }
 
   /** Lower priority first; equal priorities in registration order. */
   ordered(): readonly HookRegistration[] {
-    return [...this.hooks].sort((a, b) => a.priority - b.priority || a.order - b.order);
+    return (this.sorted ??= Object.freeze([...this.hooks].sort((a, b) => a.priority - b.priority || a.order - b.order)));
   }
 
   has(name: string): boolean {
@@ -188,6 +191,20 @@ class ChainRun {
   readonly steps: Promise<void>[] = [];
   /** How many of `steps` have been waited for. */
   waited = 0;
+  /**
+   * How many of `steps` have not settled, and how many were rejected, counted as they settle (one
+   * handler pair per run): a run whose steps all settled without error needs no Promise.all over
+   * them, which cost more than the ten hooks themselves.
+   */
+  unsettled = 0;
+  rejected = 0;
+  readonly settledOk = (): void => {
+    this.unsettled--;
+  };
+  readonly settledError = (): void => {
+    this.unsettled--;
+    this.rejected++;
+  };
   /** Each entered hook's own promise, by trace index: the one to name when the budget runs out. */
   readonly promises: Promise<void>[] = [];
   /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
@@ -199,35 +216,63 @@ class ChainRun {
   ) {}
 }
 
-/** One hook's context. A class (not an object literal with accessors) keeps a pass cheap. */
+/**
+ * One hook's context. A class whose host-derived members are made on first use: most hooks touch
+ * only `state` and `decision`, and making every member for every hook cost more than the chain.
+ */
 class Context implements MiddlewareContext {
-  readonly phase: 'dispatch' | 'after';
-  readonly state: DeepReadonly<GSDState>;
-  readonly result: Readonly<UnitResult> | null;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly store: HookStateHandle;
-  readonly readGsdFile: (relativePath: string) => string | null;
-  readonly writeGsdFile: (relativePath: string, text: string) => void;
-  readonly report: (diagnostic: HookDiagnostic) => void;
-  readonly signal: AbortSignal;
-  readonly log: HookLog;
+  private hookOptions: Readonly<Record<string, unknown>> | undefined;
+  private storeHandle: HookStateHandle | undefined;
+  private hookLog: HookLog | undefined;
+  private writer: ((relativePath: string, text: string) => void) | undefined;
+  private reporter: ((diagnostic: HookDiagnostic) => void) | undefined;
 
   constructor(
     private readonly run: ChainRun,
     private readonly entry: HookTrace,
     readonly hook: string,
-  ) {
-    const host = run.host;
-    this.phase = host.phase;
-    this.state = host.state;
-    this.result = host.result;
-    this.options = host.options(hook);
-    this.store = host.handleFor(hook);
-    this.readGsdFile = host.readGsdFile;
-    this.writeGsdFile = (rel, text) => host.writeGsdFile(hook, rel, text);
-    this.report = (d) => host.report(hook, d);
-    this.signal = host.signal;
-    this.log = host.log(hook);
+  ) {}
+
+  get phase(): 'dispatch' | 'after' {
+    return this.run.host.phase;
+  }
+
+  get state(): DeepReadonly<GSDState> {
+    return this.run.host.state;
+  }
+
+  get result(): Readonly<UnitResult> | null {
+    return this.run.host.result;
+  }
+
+  get options(): Readonly<Record<string, unknown>> {
+    return (this.hookOptions ??= this.run.host.options(this.hook));
+  }
+
+  get store(): HookStateHandle {
+    return (this.storeHandle ??= this.run.host.handleFor(this.hook));
+  }
+
+  get readGsdFile(): (relativePath: string) => string | null {
+    return this.run.host.readGsdFile;
+  }
+
+  get writeGsdFile(): (relativePath: string, text: string) => void {
+    const host = this.run.host;
+    return (this.writer ??= (rel, text) => host.writeGsdFile(this.hook, rel, text));
+  }
+
+  get report(): (diagnostic: HookDiagnostic) => void {
+    const host = this.run.host;
+    return (this.reporter ??= (d) => host.report(this.hook, d));
+  }
+
+  get signal(): AbortSignal {
+    return this.run.host.signal;
+  }
+
+  get log(): HookLog {
+    return (this.hookLog ??= this.run.host.log(this.hook));
   }
 
   get decision(): UnitDecision | null {
@@ -249,12 +294,15 @@ class Context implements MiddlewareContext {
   }
 }
 
+/** What next() gives the last hook: settled already, so not counted among the steps to wait for. */
+const PAST_THE_END: Promise<void> = Promise.resolve();
+
 function step(run: ChainRun, i: number): Promise<void> {
   if (run.host.signal.aborted) return Promise.reject(new ChainCancelledError());
   const reg = run.hooks[i];
-  if (!reg) return Promise.resolve();
+  if (!reg) return PAST_THE_END;
   const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
-  run.trace.push(entry);
+  const index = run.trace.push(entry) - 1;
   const next = (): Promise<void> => {
     if (entry.calledNext) {
       // Rejected for a hook that awaits it, and remembered for one that does not (an unawaited
@@ -268,6 +316,10 @@ function step(run: ChainRun, i: number): Promise<void> {
     entry.calledNext = true;
     const downstream = step(run, i + 1);
     run.steps.push(downstream);
+    if (downstream !== PAST_THE_END) {
+      run.unsettled++;
+      downstream.then(run.settledOk, run.settledError);
+    }
     return downstream;
   };
   let own: Promise<void>;
@@ -276,19 +328,20 @@ function step(run: ChainRun, i: number): Promise<void> {
   } catch (error) {
     own = Promise.reject(error);
   }
-  run.promises.push(own);
+  // By trace index: a hook that calls next() before returning settles its promise after the ones below.
+  run.promises[index] = own;
   return own;
 }
 
-/** Waits for the first step and every step started under it, including next() calls not awaited. */
-function settleAll(run: ChainRun): Promise<void> {
+/** Waits for every step started so far and any started meanwhile, including next() calls not awaited. */
+function settleSteps(run: ChainRun): Promise<void> {
   const more = (): Promise<void> | undefined => {
     if (run.waited === run.steps.length) return undefined;
     const batch = run.steps.slice(run.waited);
     run.waited = run.steps.length;
     return Promise.all(batch).then(more);
   };
-  return step(run, 0).then(more);
+  return Promise.resolve().then(more);
 }
 
 /**
@@ -327,21 +380,24 @@ export function runMiddleware(registry: HookRegistry, host: ChainHost, options: 
         reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
       }),
     );
-    settleAll(run).then(
-      () => {
-        if (done) return;
-        done = true;
-        unwatch(deadline);
-        if (run.misuse) reject(run.misuse);
-        else if (host.signal.aborted) reject(new ChainCancelledError());
-        else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
-      },
-      (error: unknown) => {
-        if (done) return;
-        done = true;
-        unwatch(deadline);
-        reject(error);
-      },
-    );
+    const settled = (): void => {
+      if (done) return;
+      done = true;
+      unwatch(deadline);
+      if (run.misuse) reject(run.misuse);
+      else if (host.signal.aborted) reject(new ChainCancelledError());
+      else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
+    };
+    const failed = (error: unknown): void => {
+      if (done) return;
+      done = true;
+      unwatch(deadline);
+      reject(error);
+    };
+    step(run, 0).then(() => {
+      // The common run: every step started has settled by the time the first one has, none rejected.
+      if (run.unsettled === 0 && run.rejected === 0) settled();
+      else settleSteps(run).then(settled, failed);
+    }, failed);
   });
 }
