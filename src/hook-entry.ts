@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
-import { appendHookLog } from './core/agent-hooks/hook-log';
+import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
 import { registerGsdRoot } from './core/files/confine';
 
@@ -40,6 +40,25 @@ function findGsd(start: string): { root: string; gsdDir: string } | null {
   }
 }
 
+/**
+ * Writes to fd 1 directly: `process.stdout` loads Node's stream modules on first use, which cost a
+ * host more than the rest of a cached answer. A pipe the host made non-blocking and full (EAGAIN)
+ * gets the rest through `process.stdout`, which waits for it.
+ */
+function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += fs.writeSync(1, bytes, done, bytes.length - done);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // EPIPE: the reader is gone, and nobody is left to answer.
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw error;
+    process.stdout.write(bytes.subarray(done));
+  }
+}
+
 /** True when the cached answer was given. Never throws. */
 function answerFromCache(text: string, argv: string[]): boolean {
   try {
@@ -61,9 +80,10 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const key = answerKey(event, raw, `${context}\u0000${host.dialect}\u0000${host.origin ?? ''}`);
     const hit = key ? lookupAnswer(project.gsdDir, key) : null;
     if (!hit) return false;
-    if (hit.output) process.stdout.write(JSON.stringify(hit.output) + '\n');
     const sessionId = typeof raw.session_id === 'string' ? raw.session_id : typeof raw.sessionId === 'string' ? raw.sessionId : 'unknown';
-    appendHookLog(project.gsdDir, { at: new Date().toISOString(), event, sessionId, answer: hit.answer, ms: Date.now() - started, notes: ['answered from the cache: nothing it rests on changed'] });
+    // Logged first: a log to create, repair or rotate is the full bridge's work (it answers alike).
+    if (!appendHookLogAsLeft(project.gsdDir, { at: new Date().toISOString(), event, sessionId, answer: hit.answer, ms: Date.now() - started, notes: ['answered from the cache: nothing it rests on changed'] })) return false;
+    if (hit.output) writeStdout(JSON.stringify(hit.output) + '\n');
     return true;
   } catch {
     return false;
@@ -75,13 +95,19 @@ function answerFromCache(text: string, argv: string[]): boolean {
  * sends gigabytes must not make us hold them. Over the limit: null.
  */
 function readPayload(): string | null {
-  const chunks: Buffer[] = [];
-  const buf = Buffer.allocUnsafe(64 * 1024);
+  // One buffer, grown when full: a payload is one read of a few KB, decoded without copies.
+  let buf = Buffer.allocUnsafe(64 * 1024);
   let total = 0;
   for (;;) {
+    if (total === buf.length) {
+      if (total > MAX_PAYLOAD_BYTES) return null;
+      const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_PAYLOAD_BYTES + 1));
+      buf.copy(grown, 0, 0, total);
+      buf = grown;
+    }
     let n: number;
     try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
+      n = fs.readSync(0, buf, total, buf.length - total, null);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EAGAIN') continue;
       if ((error as NodeJS.ErrnoException).code === 'EOF') break;
@@ -89,10 +115,8 @@ function readPayload(): string | null {
     }
     if (n === 0) break;
     total += n;
-    if (total > MAX_PAYLOAD_BYTES) return null;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return total > MAX_PAYLOAD_BYTES ? null : buf.toString('utf8', 0, total);
 }
 
 const text = readPayload();

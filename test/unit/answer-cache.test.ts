@@ -69,6 +69,22 @@ describe('answer cache of the hook entry', function () {
     assert.match(JSON.parse(ctx1).hookSpecificOutput.additionalContext, /Next unit: execute-task M001\/S01\/T01/);
   });
 
+  it('leaves a hook log due for rotation (past 256 KB) to the full bridge, which rotates it and answers alike', () => {
+    const root = project();
+    run(root, { hook_event_name: 'SessionStart', source: 'new' });
+    age(root);
+    const first = run(root, { hook_event_name: 'SessionStart', source: 'new' });
+    const log = hookLogFile(fs.realpathSync(path.join(root, '.gsd')));
+    const line = JSON.stringify({ at: new Date(0).toISOString(), event: 'Stop', sessionId: 'old', answer: 'none', ms: 1 }) + '\n';
+    fs.appendFileSync(log, line.repeat(Math.ceil((300 * 1024) / line.length)));
+    const second = run(root, { hook_event_name: 'SessionStart', source: 'new' });
+    assert.equal(second, first);
+    assert.equal(fromCache(root), false, 'the full bridge logged this event');
+    assert.ok(fs.statSync(log).size < 256 * 1024, 'and rotated the log');
+    run(root, { hook_event_name: 'SessionStart', source: 'new' });
+    assert.equal(fromCache(root), true, 'then the cache answers again');
+  });
+
   it('answers any tool call that edits nothing from one cached answer; an edit is looked at by the bridge', () => {
     const root = project();
     const read = (file: string) => run(root, { hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_input: { filePath: path.join(root, file), startLine: 1, endLine: 40 }, tool_use_id: file });

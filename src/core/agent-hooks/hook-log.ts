@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedBytes } from '../files/bounded-read';
-import { confine, confinedDir } from '../files/confine';
+import { confine, confinedDir, confineFolder } from '../files/confine';
 import { ensureRuntimeDir, runtimeDir } from '../files/runtime-folder';
 
 export interface HookLogEntry {
@@ -30,24 +30,64 @@ export function hookLogFile(gsdDir: string): string {
   return path.join(runtimeDir(gsdDir), 'hooks.jsonl');
 }
 
+/**
+ * The log opened for appending when everything is as our last run left it: the runtime folder's
+ * real path inside the real `.gsd`, its `.gitignore` there, and the log a plain file (no link).
+ * Null otherwise, for the full path below to create, refuse or report. An agent event appends one
+ * line; resolving and creating the folders again on each cost more than the cached answer itself.
+ */
+function openAsLeft(gsdDir: string): { fd: number; file: string } | null {
+  try {
+    const dir = confineFolder(runtimeDir(gsdDir));
+    if (!fs.existsSync(path.join(dir, '.gitignore'))) return null;
+    const file = path.join(dir, 'hooks.jsonl');
+    return { fd: fs.openSync(file, APPEND_FLAGS, 0o644), file };
+  } catch {
+    return null;
+  }
+}
+
+/** Appends to the open log; its size before, or a reason when it is not a regular file. Closes it. */
+function appendTo(fd: number, file: string, entry: HookLogEntry, unless?: (size: number) => boolean): number | string {
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return `${file} is not a regular file; hook event not logged`;
+    if (unless?.(stat.size)) return 'skipped';
+    fs.writeSync(fd, JSON.stringify(entry) + '\n');
+    return stat.size;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The small hook entry's append (dist/hook.js): true when the line was written to the log as our
+ * last run left it, needing no rotation. False, with nothing written, sends the event to the full
+ * bridge, which logs it with appendHookLog. Kept apart so that entry does not carry the lock library.
+ */
+export function appendHookLogAsLeft(gsdDir: string, entry: HookLogEntry): boolean {
+  try {
+    const opened = openAsLeft(gsdDir);
+    return opened !== null && typeof appendTo(opened.fd, opened.file, entry, (size) => size > MAX_BYTES) === 'number';
+  } catch {
+    return false;
+  }
+}
+
 /** Best effort: the log must never make a hook fail. Returns why nothing was logged, if so. */
 export function appendHookLog(gsdDir: string, entry: HookLogEntry): string | null {
   try {
-    ensureRuntimeDir(gsdDir);
-    const dir = confinedDir(gsdDir, path.relative(gsdDir, runtimeDir(gsdDir)));
-    const file = confine(gsdDir, path.join(dir, 'hooks.jsonl'));
-    // O_NOFOLLOW: a link planted at the log's name fails here instead of being written through.
-    const fd = fs.openSync(file, APPEND_FLAGS, 0o644);
-    let size: number;
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return `${file} is not a regular file; hook event not logged`;
-      fs.writeSync(fd, JSON.stringify(entry) + '\n');
-      size = stat.size;
-    } finally {
-      fs.closeSync(fd);
+    let opened = openAsLeft(gsdDir);
+    if (opened === null) {
+      ensureRuntimeDir(gsdDir);
+      const dir = confinedDir(gsdDir, path.relative(gsdDir, runtimeDir(gsdDir)));
+      const file = confine(gsdDir, path.join(dir, 'hooks.jsonl'));
+      // O_NOFOLLOW: a link planted at the log's name fails here instead of being written through.
+      opened = { fd: fs.openSync(file, APPEND_FLAGS, 0o644), file };
     }
-    if (size > MAX_BYTES) rotate(gsdDir, file);
+    const size = appendTo(opened.fd, opened.file, entry);
+    if (typeof size === 'string') return size;
+    if (size > MAX_BYTES) rotate(gsdDir, opened.file);
     return null;
   } catch (error) {
     // a full disk, a read-only or hostile .gsd must not block the agent
