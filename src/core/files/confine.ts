@@ -134,14 +134,20 @@ export function confine(gsdDir: string, file: string): string {
 const DIR_CACHE_MS = 1000;
 const dirCache = new Map<string, { real: string; at: number }>();
 
+/** The last folder looked up: a derive reads a folder's files one after another (no hashing of its path). */
+let lastDir: { dir: string; real: string; at: number } | null = null;
+
 function realDir(dir: string): string {
   const now = Date.now();
-  const cached = dirCache.get(dir);
-  if (cached && now - cached.at < DIR_CACHE_MS) return cached.real;
-  const real = realPathOf(dir);
-  if (dirCache.size > 10_000) dirCache.clear();
-  dirCache.set(dir, { real, at: now });
-  return real;
+  if (lastDir !== null && lastDir.dir === dir && now - lastDir.at < DIR_CACHE_MS) return lastDir.real;
+  let cached = dirCache.get(dir);
+  if (!cached || now - cached.at >= DIR_CACHE_MS) {
+    cached = { real: realPathOf(dir), at: now };
+    if (dirCache.size > 10_000) dirCache.clear();
+    dirCache.set(dir, cached);
+  }
+  lastDir = { dir, real: cached.real, at: cached.at };
+  return cached.real;
 }
 
 /**
@@ -176,16 +182,18 @@ export function openConfined(file: string, flags: number): number | null {
   const root = realRoot(gsdDir);
   const cut = abs.lastIndexOf(path.sep);
   const base = abs.slice(cut + 1);
+  const named = abs.slice(0, cut);
   let dir: string;
   try {
-    dir = realDir(abs.slice(0, cut) || path.sep);
+    dir = realDir(named || path.sep);
   } catch (error) {
     throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
   }
   if (!isWithin(root, dir) || base === '' || base === '.' || base === '..') throw new OutsideGsdError(abs, path.join(dir, base), gsdDir);
   const noFollow = flags | (fs.constants.O_NOFOLLOW ?? 0);
   try {
-    return fs.openSync(dir.endsWith(path.sep) ? dir + base : dir + path.sep + base, noFollow);
+    // A folder that is its own real path (the common case) opens the path as given: no new string.
+    return fs.openSync(dir === named ? abs : dir.endsWith(path.sep) ? dir + base : dir + path.sep + base, noFollow);
   } catch (error) {
     if (isMissing(error)) return null;
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
