@@ -18,6 +18,8 @@ export function milestoneSeq(id: string): number {
   return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
 }
 
+const NO_ENTRIES: Array<{ upper: string; entry: DirEntry }> = [];
+
 /** One folder's entries, indexed for GSD's case-insensitive lookups. */
 export class DirIndex {
   private readonly byName = new Map<string, DirEntry>();
@@ -73,11 +75,15 @@ export class DirIndex {
 
   /** Entries whose name starts with `ID-` (the id may itself hold a hyphen: `M001-abc123`). */
   private withPrefix(id: string): Array<{ upper: string; entry: DirEntry }> {
+    const prefix = `${id.toUpperCase()}-`;
+    return this.sharingPrefix(id).filter((c) => c.upper.startsWith(prefix));
+  }
+
+  /** Entries whose name starts with the id's part before its first hyphen (a superset of withPrefix). */
+  private sharingPrefix(id: string): Array<{ upper: string; entry: DirEntry }> {
     const upperId = id.toUpperCase();
     const dash = upperId.indexOf('-');
-    const candidates = this.prefixIndex().get(dash === -1 ? upperId : upperId.slice(0, dash)) ?? [];
-    const prefix = `${upperId}-`;
-    return candidates.filter((c) => c.upper.startsWith(prefix));
+    return this.prefixIndex().get(dash === -1 ? upperId : upperId.slice(0, dash)) ?? NO_ENTRIES;
   }
 
   /** Folder for a unit id: exact name first, then a legacy `ID-DESCRIPTION` folder. */
@@ -101,10 +107,14 @@ export class DirIndex {
     const direct = this.named(`${id}-${suffix}.md`);
     if (direct?.isFile) return direct.name;
     // The hyphen before the suffix keeps S01-REPLAN.md from being taken for S01's PLAN.
+    // withPrefix().find() without the filtered copy: most tasks miss several files (no review yet).
     const tail = `-${suffix.toUpperCase()}.MD`;
     const minLength = id.length + tail.length + 2;
-    const legacy = this.withPrefix(id).find((c) => c.entry.isFile && c.upper.endsWith(tail) && c.upper.length >= minLength);
-    return legacy ? legacy.entry.name : null;
+    const prefix = `${id.toUpperCase()}-`;
+    for (const c of this.sharingPrefix(id)) {
+      if (c.entry.isFile && c.upper.startsWith(prefix) && c.upper.endsWith(tail) && c.upper.length >= minLength) return c.entry.name;
+    }
+    return null;
   }
 
   has(name: string): boolean {
