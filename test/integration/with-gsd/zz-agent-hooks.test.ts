@@ -59,4 +59,43 @@ describe('agent hooks from VS Code', () => {
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true]);
   });
+
+  it('on a GSD-2 database project also gives the VS Code agent GSD\'s gsd-workflow server (.vscode/mcp.json), leaving .mcp.json as GSD wrote it', async () => {
+    const db = path.join(root, '.gsd', 'gsd.db');
+    const claudeMcp = path.join(root, '.mcp.json');
+    const vscodeMcp = path.join(root, '.vscode', 'mcp.json');
+    const hadVscodeDir = fs.existsSync(path.join(root, '.vscode'));
+    // An empty, unstamped SQLite file (header + one empty leaf page): a GSD-2 database to detectProjectKind.
+    const page = Buffer.alloc(4096);
+    page.write('SQLite format 3\0', 0, 'latin1');
+    page.writeUInt16BE(4096, 16);
+    page[18] = 1;
+    page[19] = 1;
+    page[21] = 64;
+    page[22] = 32;
+    page[23] = 32;
+    page.writeUInt32BE(1, 24);
+    page.writeUInt32BE(1, 28);
+    page.writeUInt32BE(4, 44);
+    page.writeUInt32BE(1, 56);
+    page.writeUInt32BE(1, 92);
+    page.writeUInt32BE(3045000, 96);
+    page[100] = 0x0d;
+    page.writeUInt16BE(4096, 105);
+    // `.mcp.json` in the shape `/gsd mcp init` writes (gsd-2 mcp-project-config.ts).
+    const gsdEntry = { command: 'gsd-mcp-server-not-installed', cwd: root, env: { GSD_PERSIST_WRITE_GATE_STATE: '1', GSD_WORKFLOW_PROJECT_ROOT: root } };
+    const mcpText = `${JSON.stringify({ mcpServers: { 'gsd-workflow': gsdEntry } }, null, 2)}\n`;
+    try {
+      fs.writeFileSync(db, page);
+      fs.writeFileSync(claudeMcp, mcpText);
+      const written = await api.installAgentHooks(api.workspace.list()[0]);
+      assert.deepEqual(written, [path.join('.vscode', 'mcp.json')]);
+      assert.deepEqual(JSON.parse(fs.readFileSync(vscodeMcp, 'utf8')), { servers: { 'gsd-workflow': { type: 'stdio', ...gsdEntry } } });
+      assert.equal(fs.readFileSync(claudeMcp, 'utf8'), mcpText);
+      assert.deepEqual(await api.installAgentHooks(api.workspace.list()[0]), []);
+    } finally {
+      for (const f of [db, claudeMcp, vscodeMcp]) fs.rmSync(f, { force: true });
+      if (!hadVscodeDir) fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
+    }
+  });
 });
