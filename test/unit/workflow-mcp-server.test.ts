@@ -14,6 +14,7 @@ import { runInstallHooksCommand } from '../../src/cli/install-hooks-command';
 import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/agent-hooks/file-changes';
 import { planInstall, planUninstall, type Plan } from '../../src/core/agent-hooks/hook-install';
 import type { ProjectKind } from '../../src/core/successor/project-kind';
+import { emptySqliteDatabase } from './helpers/empty-sqlite';
 import { roadmap, writeTree } from './helpers/gsd-tree';
 
 const home = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
@@ -58,27 +59,6 @@ const USER_MCP = `// Servers of this workspace
   "inputs": []
 }
 `;
-
-/** A valid, empty, unstamped SQLite file (header + one empty leaf page, per sqlite.org's format). */
-function emptySqliteDatabase(): Buffer {
-  const page = Buffer.alloc(4096);
-  page.write('SQLite format 3\0', 0, 'latin1');
-  page.writeUInt16BE(4096, 16);
-  page[18] = 1;
-  page[19] = 1;
-  page[21] = 64;
-  page[22] = 32;
-  page[23] = 32;
-  page.writeUInt32BE(1, 24);
-  page.writeUInt32BE(1, 28);
-  page.writeUInt32BE(4, 44);
-  page.writeUInt32BE(1, 56);
-  page.writeUInt32BE(1, 92);
-  page.writeUInt32BE(3045000, 96);
-  page[100] = 0x0d;
-  page.writeUInt16BE(4096, 105);
-  return page;
-}
 
 function databaseProject(files: Record<string, string> = {}): string {
   const root = writeTree({ '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]), ...files });

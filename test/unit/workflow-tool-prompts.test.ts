@@ -12,6 +12,7 @@ import { findUnit } from '../../src/core/model/find-unit';
 import type { GSDState } from '../../src/core/model/types';
 import type { PromptContext } from '../../src/core/prompts/prompt-context';
 import { PROMPTS } from '../../src/core/prompts/templates';
+import { emptySqliteDatabase } from './helpers/empty-sqlite';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 import { fullState } from './helpers/state';
 
@@ -105,30 +106,6 @@ function project(extra: Record<string, string> = {}): string {
 
 const db = (state: GSDState): PromptContext => ({ projectKind: 'gsd2-database', root: state.root });
 const md = (state: GSDState): PromptContext => ({ projectKind: 'markdown', root: state.root });
-
-/**
- * A valid, empty SQLite database file (header + one empty table b-tree page, per sqlite.org's file
- * format), unstamped: what detectProjectKind takes for a GSD-2 database beside a milestones/ tree.
- */
-function emptySqliteDatabase(): Buffer {
-  const page = Buffer.alloc(4096);
-  page.write('SQLite format 3\0', 0, 'latin1');
-  page.writeUInt16BE(4096, 16);
-  page[18] = 1;
-  page[19] = 1;
-  page[21] = 64;
-  page[22] = 32;
-  page[23] = 32;
-  page.writeUInt32BE(1, 24); // file change counter
-  page.writeUInt32BE(1, 28); // size in pages
-  page.writeUInt32BE(4, 44); // schema format
-  page.writeUInt32BE(1, 56); // UTF-8
-  page.writeUInt32BE(1, 92); // version-valid-for = change counter
-  page.writeUInt32BE(3045000, 96);
-  page[100] = 0x0d; // leaf table b-tree, no cells
-  page.writeUInt16BE(4096, 105);
-  return page;
-}
 
 describe('prompts of a GSD-2 database project (gsd-workflow tools)', () => {
   it('execute-task names gsd_task_complete with the ids filled in and every required argument of its schema', () => {

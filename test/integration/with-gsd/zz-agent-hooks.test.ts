@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
+import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 
@@ -65,28 +66,11 @@ describe('agent hooks from VS Code', () => {
     const claudeMcp = path.join(root, '.mcp.json');
     const vscodeMcp = path.join(root, '.vscode', 'mcp.json');
     const hadVscodeDir = fs.existsSync(path.join(root, '.vscode'));
-    // An empty, unstamped SQLite file (header + one empty leaf page): a GSD-2 database to detectProjectKind.
-    const page = Buffer.alloc(4096);
-    page.write('SQLite format 3\0', 0, 'latin1');
-    page.writeUInt16BE(4096, 16);
-    page[18] = 1;
-    page[19] = 1;
-    page[21] = 64;
-    page[22] = 32;
-    page[23] = 32;
-    page.writeUInt32BE(1, 24);
-    page.writeUInt32BE(1, 28);
-    page.writeUInt32BE(4, 44);
-    page.writeUInt32BE(1, 56);
-    page.writeUInt32BE(1, 92);
-    page.writeUInt32BE(3045000, 96);
-    page[100] = 0x0d;
-    page.writeUInt16BE(4096, 105);
     // `.mcp.json` in the shape `/gsd mcp init` writes (gsd-2 mcp-project-config.ts).
     const gsdEntry = { command: 'gsd-mcp-server-not-installed', cwd: root, env: { GSD_PERSIST_WRITE_GATE_STATE: '1', GSD_WORKFLOW_PROJECT_ROOT: root } };
     const mcpText = `${JSON.stringify({ mcpServers: { 'gsd-workflow': gsdEntry } }, null, 2)}\n`;
     try {
-      fs.writeFileSync(db, page);
+      fs.writeFileSync(db, emptySqliteDatabase());
       fs.writeFileSync(claudeMcp, mcpText);
       const written = await api.installAgentHooks(api.workspace.list()[0]);
       assert.deepEqual(written, [path.join('.vscode', 'mcp.json')]);
