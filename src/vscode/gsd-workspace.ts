@@ -240,7 +240,8 @@ export class GsdWorkspace implements vscode.Disposable {
     if (w.kind === 'successor') {
       const stale = w.next;
       w.next = undefined;
-      if (stale) this.nextUnitChanged.fire({ handle: w.handle, before: stale.decision?.unitId ?? null, after: null });
+      // Announced every time: the status bar shows the (read-only) phase from this event.
+      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
       return;
     }
     let next: DispatchOutcome;

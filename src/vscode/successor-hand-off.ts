@@ -2,6 +2,7 @@
 // on PATH in a trusted workspace, `gsd headless next` starts in a terminal in the project; otherwise
 // one message says how to continue. The decision and its words are the core's (successor/hand-off.ts),
 // the same the CLI's `next` prints.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GSDState } from '../core/model/types';
 import { successorHandOff, type SuccessorHandOff } from '../core/successor';
@@ -23,7 +24,10 @@ export function handOffToGsd(handle: ProjectHandle, state: GSDState, log: vscode
       if (choice === copy) void vscode.env.clipboard.writeText(handOff.command);
     });
   if (handOff.gsdPath && vscode.workspace.isTrusted) {
-    const terminal = vscode.window.createTerminal({ name: HAND_OFF_TERMINAL, cwd: handle.project.root });
+    // The terminal's shell gets the PATH this `gsd` was found on (a terminal's environment comes
+    // from another process than the extension host's, and may not have it).
+    const PATH = [path.dirname(handOff.gsdPath), process.env.PATH].filter(Boolean).join(path.delimiter);
+    const terminal = vscode.window.createTerminal({ name: HAND_OFF_TERMINAL, cwd: handle.project.root, env: { PATH } });
     terminal.show(true);
     terminal.sendText(handOff.command);
     log.info(`successor project ${handle.project.root}: handed Next Unit to GSD (${handOff.gsdPath}): \`${handOff.command}\` in a terminal`);
