@@ -31,6 +31,10 @@ export function registerCodeLensCommands(
       }
       const unit = unitOrWarn(uri);
       if (!unit) return undefined;
+      if (unit.readOnly) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi); GSD replans its own slices."));
+        return undefined;
+      }
       const state = workspace.state(unit.handle);
       const { milestone, slice, task } = findUnit(state, unit.milestoneId, unit.sliceId, unit.taskId);
       if (!milestone || !slice) {
