@@ -113,7 +113,7 @@ describe('agent hooks bridge (gsd-review hook)', function () {
           const r = hook(pick(event, root, fields));
           assert.equal(r.stdout, '', `${event} answered ${r.stdout}`);
         }
-        const log = fs.readFileSync(path.join(root, '.gsd', 'runtime', 'gsd-review-loop', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        const log = fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         assert.deepEqual(log.map((e: { event: string }) => e.event), ['PostToolUse', 'SessionEnd', 'ErrorOccurred']);
       });
     });

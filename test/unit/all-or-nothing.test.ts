@@ -19,7 +19,7 @@ import { codeReview, copySample, roadmap, slicePlan, taskSummary, writeTree } fr
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
-const RECORD = '.gsd/runtime/gsd-review-loop/dispatch.json';
+const RECORD = '.gsd/gsd-review-loop/dispatch.json';
 const ROUNDS = Number(process.env.GSD_JOURNAL_CRASH_ROUNDS ?? 40);
 
 function project(): string {
@@ -120,7 +120,7 @@ describe('all-or-nothing commits', function () {
       // The next start of any command.
       locateProject(root);
       assert.ok(!fs.existsSync(journalFile(gsdDir)), 'the journal was finished and removed');
-      const record = JSON.parse(fs.readFileSync(path.join(gsdDir, 'runtime', 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { current: { reason: string } };
+      const record = JSON.parse(fs.readFileSync(path.join(gsdDir, 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { current: { reason: string } };
       const rounds = [roundOf(taskFile), roundOf(sliceFile), Number(/round (\d+)/.exec(fs.readFileSync(snapshotFile, 'utf8'))?.[1]), Number(/round (\d+)/.exec(record.current.reason)?.[1])];
       assert.ok(rounds.every((r) => r === rounds[0]), `round ${i}: task, slice, snapshot and record disagree: ${JSON.stringify(rounds)}`);
     }

@@ -14,7 +14,7 @@ import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 const M = '.gsd/milestones/M001';
 const S = `${M}/slices/S01`;
 const TASKS = `${S}/tasks`;
-const RUNTIME = '.gsd/runtime/gsd-review-loop';
+const RUNTIME = '.gsd/gsd-review-loop';
 const SECRET = 'ssh-rsa AAAA-the-user-private-key-material';
 
 function project(extra: Record<string, string> = {}): string {
@@ -78,7 +78,7 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
   it('writes nothing through a runtime folder that links out of .gsd (hook log, dispatch record)', () => {
     const root = project();
     const victim = outside();
-    link(victim, path.join(root, '.gsd', 'runtime'));
+    link(victim, path.join(root, '.gsd', 'gsd-review-loop'));
     const before = snapshot(victim);
     const hook = cli(gsd, ['hook', '--untrusted', '--root', root], payload(root, 'UserPromptSubmit', { prompt: 'go on' }));
     assert.equal(hook.status, 0, hook.stderr);

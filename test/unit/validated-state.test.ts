@@ -103,7 +103,7 @@ describe('validated state (class 7)', function () {
 
   it('a dispatch record with wrong types: named, and complete/next keep working', () => {
     const root = project('    history: []\n');
-    const runtime = path.join(root, '.gsd', 'runtime', 'gsd-review-loop');
+    const runtime = path.join(root, '.gsd', 'gsd-review-loop');
     fs.mkdirSync(runtime, { recursive: true });
     fs.writeFileSync(path.join(runtime, 'dispatch.json'), JSON.stringify({ current: { unitType: 5, unitId: ['x'] }, history: [null, 'abc'] }));
     const next = run(root, 'next', '--apply');

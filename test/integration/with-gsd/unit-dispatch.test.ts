@@ -96,7 +96,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await config().update('dispatch.terminalCommand', `cat {promptFile} > '${out}'`, vscode.ConfigurationTarget.Workspace);
     const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
     const promptFile = result.target!.promptFile!;
-    assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'runtime')), promptFile);
+    assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'gsd-review-loop')), promptFile);
     await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
     assert.equal(fs.readFileSync(out, 'utf8'), result.outcome!.decision!.prompt);
     result.target!.terminal!.dispose();
