@@ -92,7 +92,7 @@ describe('runtime records of an older version move out of GSD\'s runtime folder,
     const done = cli(gsd, ['complete', '--json', '--root', root]);
     // Without the record `complete` would fail with "no unit has been dispatched".
     assert.equal(done.status, 0, done.stderr);
-    assert.equal((JSON.parse(done.stdout) as { result: { unitId: string } }).result.unitId, 'M001/S01/T01');
+    assert.equal((JSON.parse(done.stdout) as { unitId: string }).unitId, 'M001/S01/T01');
   });
 
   it('when both folders exist, what the new one lacks moves in and the old folder goes', () => {
