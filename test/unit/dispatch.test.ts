@@ -39,6 +39,8 @@ function snapshot(root: string): Map<string, string> {
 
 function withPrefs(root: string, yaml: string): void {
   fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), `---\n${yaml}---\n`);
+  // The sample's own settings file would be read first; these tests set the hooks by gsd_hooks alone.
+  fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true });
 }
 
 /** The sample project with exactly these built-in hooks enabled in its PREFERENCES.md. */

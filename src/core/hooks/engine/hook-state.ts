@@ -11,6 +11,9 @@ import type { ProjectFiles } from '../../state/project-files';
 import { extensionBlocks, mergedBlocks, newSidecarText } from './hook-sidecar';
 import { movedMarkerFile, planMove, stateFilesOfProject } from './legacy-hook-state';
 import { UnitFileError, unitStateFiles, type UnitStateFiles } from './unit-files';
+import { preferencesFile } from './hook-config';
+import { parsePreferences } from '../../parse/preferences';
+import { settingsFile, settingsText } from './settings-file';
 
 /** What a hook may do with its own state: nothing more (no raw writer, no other namespace). */
 export interface HookStateHandle<T = unknown> {
@@ -132,6 +135,28 @@ export class HookStateTransaction {
   }
 
   /**
+   * Our settings file made from `gsd_hooks` in PREFERENCES.md when there is none yet, so the hook
+   * settings survive GSD's next preferences save (settings-file.ts). Read under the lock; a
+   * PREFERENCES.md that does not read cleanly is not copied.
+   */
+  private settingsCopy(): PlannedWrite | null {
+    const target = settingsFile(this.gsdDir);
+    try {
+      if (this.store.readText(target) !== null) return null;
+      const prefs = preferencesFile(this.files, this.gsdDir);
+      const text = prefs ? this.store.readText(prefs) : null;
+      if (text === null || !text.includes('gsd_hooks')) return null;
+      const parsed = parsePreferences(text, prefs!);
+      const block = parsed.data.gsd_hooks;
+      if (parsed.diagnostics.length > 0 || !block || typeof block !== 'object' || Array.isArray(block)) return null;
+      return { file: target, text: settingsText(block as Record<string, unknown>), expected: null };
+    } catch {
+      // a link or a folder in its place: the settings are read from PREFERENCES.md as before
+      return null;
+    }
+  }
+
+  /**
    * Writes every staged edit, plus `also` (e.g. the dispatch record), as one all-or-nothing commit
    * under the project's write lock. Each file is re-read under the lock and our blocks re-applied to
    * its current text, so an edit someone else saved meanwhile is kept; a change to one of *our*
@@ -211,6 +236,11 @@ export class HookStateTransaction {
       if (sweep.length > 0) {
         const before = this.store.readText(marker);
         writes.push({ file: marker, text: `${JSON.stringify({ version: 1, sweptAt: new Date().toISOString() })}\n`, expected: before });
+      }
+      const copy = this.settingsCopy();
+      if (copy) {
+        writes.push(copy);
+        notes.push(`copied gsd_hooks from PREFERENCES.md into ${path.basename(copy.file)}, which is read first from now on (GSD drops gsd_hooks when it saves its preferences)`);
       }
       if (moved > 0) notes.unshift(`moved hook state of ${moved} unit${moved === 1 ? '' : 's'} out of PLAN/ROADMAP frontmatter into *-HOOKS.md sidecars`);
       for (const a of also) {
