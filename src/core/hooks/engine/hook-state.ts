@@ -185,7 +185,13 @@ export class HookStateTransaction {
       for (const [file, edits] of byFile) {
         const unit = edits[0].unit;
         const current = this.store.readText(file);
-        const legacyText = unit.legacy === null ? null : readState(this.store, unit.legacy);
+        let legacyText: string | null = null;
+        try {
+          legacyText = unit.legacy === null ? null : this.store.readText(unit.legacy);
+        } catch (error) {
+          // Read as missing, as when the hook read it: refused (a link out of .gsd) or not a file.
+          notes.push(`hook state in ${unit.legacy} not moved: ${(error as Error).message}`);
+        }
         for (const e of edits) {
           const now = blockIn(current, legacyText, e.hook);
           if (!isDeepStrictEqual(now, e.seen)) {
