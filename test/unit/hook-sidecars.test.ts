@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { dispatchNextUnit } from '../../src/core/dispatch/dispatch';
+import { attachHookState } from '../../src/core/hooks/engine/attach-hook-state';
+import { ProjectFiles } from '../../src/core/state/project-files';
 import { journalFile } from '../../src/core/files/commit-journal';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
@@ -237,5 +239,35 @@ describe('hook-state sidecars', function () {
     })], apply: true }), UnitFileError);
     assert.deepEqual(fs.readdirSync(path.join(root, TASKS)), []);
     assert.equal(fullState(root).phase, 'planning', 'GSD\'s "task plans missing" phase is unchanged');
+  });
+});
+
+describe('hook state for a state read from GSD-2\'s database', () => {
+  it('reads each unit\'s sidecar into its extensions, with recorded pending actions, and ignores blocks in GSD\'s renders', () => {
+    const root = olderProject({
+      [`${TASKS}/T01-HOOKS.md`]: '---\nextensions:\n  review-loop:\n    outcome: { cycles: 5, passed: false }\n    pendingActions:\n      - "[major] src/pdf.ts:12: not deterministic"\n---\n',
+      [`${S}/S01-HOOKS.md`]: '---\nextensions:\n  pending-actions:\n    replannedFor: [T01]\n---\n',
+    });
+    // The units as the database gives them: no hook state of their own.
+    const state = fullState(root);
+    for (const m of state.milestones) {
+      m.extensions = {};
+      for (const s of m.slices) {
+        s.extensions = {};
+        for (const task of s.tasks) {
+          task.extensions = {};
+          task.pendingActions = [];
+        }
+      }
+    }
+    state.pendingActions = [];
+    attachHookState(state, new ProjectFiles(new NodeGsdStore()));
+    const slice = state.milestones[0].slices[0];
+    assert.deepEqual(slice.extensions, { 'pending-actions': { replannedFor: ['T01'] } });
+    assert.deepEqual(slice.tasks[0].extensions, { 'review-loop': { outcome: { cycles: 5, passed: false }, pendingActions: ['[major] src/pdf.ts:12: not deterministic'] } });
+    assert.deepEqual(slice.tasks[0].pendingActions.map((a) => [a.text, a.source, path.basename(a.file)]), [['[major] src/pdf.ts:12: not deterministic', 'review-loop', 'T01-HOOKS.md']]);
+    assert.equal(state.pendingActions.length, 1);
+    // The roadmap's old block is a render's, not read here.
+    assert.deepEqual(state.milestones[0].extensions, {});
   });
 });
