@@ -103,8 +103,8 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
   });
 
-  it('refuses to dispatch while a GSD file has unsaved changes, and writes nothing', async () => {
-    const plan = path.join(tasks, 'T02-PLAN.md');
+  it('refuses to dispatch while a file it would write (the task\'s hook state) has unsaved changes, and writes nothing', async () => {
+    const plan = path.join(tasks, 'T02-HOOKS.md');
     const before = fs.readFileSync(plan, 'utf8');
     const doc = await vscode.workspace.openTextDocument(plan);
     await vscode.window.showTextDocument(doc);
