@@ -79,11 +79,15 @@ function mergedTaskState(sidecar: TaskPlanState | null, plan: TaskPlanState | nu
   return { extensions: mergedBlocks(sidecar.extensions, plan.extensions), recorded, diagnostics: [] };
 }
 
-const SIDECAR_TAIL = `-${SIDECAR_SUFFIX}.MD`;
+const SIDECAR_TAIL = `-${SIDECAR_SUFFIX}.md`;
 
-/** Whether a listed file name is a hook-state sidecar (checked by suffix, no lookup index built). */
+/**
+ * Whether a listed file name is a hook-state sidecar. Exactly as we write it (`T01-HOOKS.md`): this
+ * runs for every entry of every tasks folder of a derive, so no upper-casing, and no lookup index
+ * is built for a name that is missing in most folders.
+ */
 export function isSidecarName(name: string): boolean {
-  return name.length > SIDECAR_TAIL.length && name.toUpperCase().endsWith(SIDECAR_TAIL);
+  return name.length > SIDECAR_TAIL.length && name.endsWith(SIDECAR_TAIL);
 }
 
 const NO_ACTIONS: readonly PendingActionLine[] = [];
