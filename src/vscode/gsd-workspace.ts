@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
+import { runtimeDir } from '../core/files/runtime-folder';
 import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch/dispatch';
 import { locateProject, type GsdProject } from '../core/state/locate-project';
 import { StateIndex } from '../core/state/state-index';
@@ -71,7 +72,7 @@ export class GsdWorkspace implements vscode.Disposable {
   private readonly nextUnitChanged = new vscode.EventEmitter<NextUnitChange>();
   /** The unit GSD: Next Unit would dispatch was worked out again (after a change). */
   readonly onDidChangeNextUnit = this.nextUnitChanged.event;
-  /** An agent hook ran in a project (its log under `.gsd/runtime/` grew). */
+  /** An agent hook ran in a project (its log in our runtime folder grew). */
   readonly onDidLogHookEvent = this.hookLogged.event;
   /** The set of projects changed (folders added or removed, `.gsd` created or deleted). */
   readonly onDidChangeProjects = this.projectsChanged.event;
@@ -175,7 +176,9 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private queue(w: Watched, fsPath: string): void {
     // Our own runtime records change on every dispatch; they are not part of the state.
-    if (fsPath.startsWith(path.join(w.handle.project.gsdDir, 'runtime') + path.sep)) return;
+    // GSD's own `runtime/` folder is not part of it either.
+    const gsdDir = w.handle.project.gsdDir;
+    if (fsPath.startsWith(runtimeDir(gsdDir) + path.sep) || fsPath.startsWith(path.join(gsdDir, 'runtime') + path.sep)) return;
     w.pending.add(fsPath);
     if (w.timer) clearTimeout(w.timer);
     w.timer = setTimeout(() => this.flush(w), this.debounceMs());
