@@ -1,6 +1,6 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
-import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch/dispatch';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import { openProject, type Project } from '../core/project/open-project';
 
 export interface DispatchCliOptions {
   root: string;
@@ -10,18 +10,17 @@ export interface DispatchCliOptions {
   builtins: readonly BuiltinHook[];
 }
 
-function coreOptions(o: DispatchCliOptions): DispatchOptions {
-  return {
-    root: o.root,
-    apply: o.apply,
+function open(o: DispatchCliOptions): Project {
+  return openProject(o.root, {
     trusted: o.trusted,
     builtins: o.builtins,
     log: { info: () => undefined, warn: (m) => process.stderr.write(`gsd-review: ${m}\n`) },
-  };
+  });
 }
 
 export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
-  const out = await dispatchNextUnit(coreOptions(o));
+  const project = open(o);
+  const out = o.apply ? await project.dispatch() : await project.preview();
   const d = out.decision;
   if (o.json) {
     const json = {
@@ -49,7 +48,7 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
 }
 
 export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
-  const out = await afterDispatch(coreOptions(o));
+  const out = await open(o).complete();
   if (o.json) {
     process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
   } else {

@@ -1,21 +1,24 @@
-// The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`, fed
-// by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a link). Changes are
-// debounced, applied incrementally, and announced with exactly which units changed.
+// The GSD projects of the open workspace: one project engine (core/project) per workspace folder that
+// has `.gsd`, fed by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a
+// link). Changes are debounced, applied incrementally, and announced with exactly which units changed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
-import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch/dispatch';
+import type { DispatchOutcome } from '../core/dispatch/dispatch';
+import { openLocatedProject, type Project } from '../core/project/open-project';
+import type { ProjectState } from '../core/project/state-source';
 import { locateProject, type GsdProject } from '../core/state/locate-project';
-import { StateIndex } from '../core/state/state-index';
 import { stateChanges, type StateChanges } from '../core/state/state-changes';
-import type { GSDState } from '../core/model/types';
-import { dispatchOptions } from './dispatch-options';
+import { BUILTIN_HOOKS } from '../builtin-hooks';
+import { runOptions } from './dispatch-options';
+import { EditorAwareStore } from './editor-aware-store';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
   readonly project: GsdProject;
-  readonly index: StateIndex;
+  /** The project's engine: its state (StateIndex behind it for markdown), hooks and dispatch. */
+  readonly engine: Project;
 }
 
 /** The unit GSD: Next Unit would dispatch changed (or was worked out for the first time). */
@@ -38,7 +41,7 @@ interface Watched {
   watcher: vscode.FileSystemWatcher;
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
-  last: GSDState | null;
+  last: ProjectState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
   /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
@@ -91,8 +94,16 @@ export class GsdWorkspace implements vscode.Disposable {
         next.push(known);
         continue;
       }
-      next.push(this.watch({ folder, project, index: new StateIndex(project) }));
-      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}`);
+      const engine = openLocatedProject(project, {
+        reading: 'incremental',
+        // Reads from disk; a write under an editor with unsaved changes is refused.
+        store: new EditorAwareStore(),
+        builtins: BUILTIN_HOOKS,
+        trusted: () => vscode.workspace.isTrusted,
+        log: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m) },
+      });
+      next.push(this.watch({ folder, project, engine }));
+      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}: ${engine.source().label}`);
     }
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
@@ -139,6 +150,10 @@ export class GsdWorkspace implements vscode.Disposable {
   private queue(w: Watched, fsPath: string): void {
     // Our own runtime records change on every dispatch; they are not part of the state.
     if (fsPath.startsWith(path.join(w.handle.project.gsdDir, 'runtime') + path.sep)) return;
+    // Every reader of a WAL database, ours included, marks its read in gsd.db-shm: following it would
+    // re-read after each read. What GSD commits shows in gsd.db-wal, gsd.db and event-log.jsonl, which
+    // this watcher (`**/*` under `.gsd`) reports like any file.
+    if (fsPath === path.join(w.handle.project.gsdDir, 'gsd.db-shm')) return;
     w.pending.add(fsPath);
     if (w.timer) clearTimeout(w.timer);
     w.timer = setTimeout(() => this.flush(w), this.debounceMs());
@@ -149,7 +164,7 @@ export class GsdWorkspace implements vscode.Disposable {
     w.timer = undefined;
     const paths = [...w.pending];
     w.pending.clear();
-    for (const p of paths) w.handle.index.changed(p);
+    w.handle.engine.changed(paths);
     const before = w.last;
     const after = this.state(w.handle);
     const changes = stateChanges(before, after);
@@ -163,16 +178,16 @@ export class GsdWorkspace implements vscode.Disposable {
   }
 
   /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
-  state(handle: ProjectHandle): GSDState {
-    const state = handle.index.state();
+  state(handle: ProjectHandle): ProjectState {
+    const state = handle.engine.state();
     const w = this.watched.find((x) => x.handle === handle);
     if (w) w.last = state;
     return state;
   }
 
-  /** What GSD: Next Unit would dispatch now, hooks included, without writing anything. */
+  /** What GSD: Next Unit would dispatch now, hooks included, on the engine's state, writing nothing. */
   preview(handle: ProjectHandle): Promise<DispatchOutcome> {
-    return dispatchNextUnit(dispatchOptions(handle, this.log, true));
+    return handle.engine.preview(runOptions(this.log, true));
   }
 
   /**
@@ -212,7 +227,7 @@ export class GsdWorkspace implements vscode.Disposable {
   /** Re-reads everything (the Refresh command). */
   refresh(): void {
     for (const w of this.watched) {
-      w.handle.index.reset();
+      w.handle.engine.reset();
       w.last = null;
     }
     this.discover();
