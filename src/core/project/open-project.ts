@@ -18,7 +18,7 @@ import {
 } from '../dispatch/dispatch';
 import type { DispatchRecord } from '../dispatch/dispatch-record';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
-import type { NodeSqliteLoad } from '../gsd2-database/node-sqlite';
+import type { NodeSqliteLoad } from '../sqlite/node-sqlite';
 import type { BuiltinHook } from '../hooks/engine/hook-loader';
 import type { DispatchDecision, HookLog } from '../hooks/engine/middleware';
 import { HookRegistry } from '../hooks/engine/middleware';

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadNodeSqlite, type DatabaseSyncLike, type NodeSqlite, type SqliteValue } from '../../../src/core/gsd2-database/node-sqlite';
+import { loadNodeSqlite, type DatabaseSyncLike, type NodeSqlite, type SqliteValue } from '../../../src/core/sqlite/node-sqlite';
 import { writeTree, type Tree } from './gsd-tree';
 
 const loaded = loadNodeSqlite();
