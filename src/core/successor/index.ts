@@ -1,5 +1,5 @@
-// Successor projects (@opengsd/gsd-pi 1.x): detection and a read-only state. Not wired into the
-// CLI, the extension or the markdown derivation yet (issue 15 brings the state-source seam).
+// Successor projects (@opengsd/gsd-pi 1.x): detection and a read-only state, behind the project
+// engine's state-source seam (core/project/successor-source.ts).
 export { detectProjectKind, type DetectOptions, type ProjectKind, type ProjectKindReport } from './project-kind';
 export { readSuccessorProject, KNOWN_ISSUES_SOURCE, type ReadSuccessorOptions, type SuccessorState } from './read-successor-project';
 export { nodeSqliteAvailability } from './read-only-database';
