@@ -168,6 +168,9 @@ export class GsdWorkspace implements vscode.Disposable {
     const before = w.last;
     const after = this.state(w.handle);
     const changes = stateChanges(before, after);
+    // A database appearing (or becoming readable) changes where the state comes from, even when the
+    // state itself reads the same: a project-level change, so the panel names the new source.
+    if (before && before.source.label !== after.source.label) changes.project = true;
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });
     }

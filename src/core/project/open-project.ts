@@ -62,7 +62,7 @@ export interface Project {
   readonly files: ProjectFiles;
   /** The project's kind and why (re-detected when gsd.db, `phases/` or `.compat.json` come or go). */
   kind(): ProjectKindReport;
-  /** Where the current state comes from (after `state()`: a fallback is known only once it was read). */
+  /** Where the current state comes from (reads the state if it was not read yet: a fallback is known only then). */
   source(): StateSourceInfo;
   /** True for a successor project: nothing of it is written, no hook runs, no unit is dispatched. */
   readonly readOnly: boolean;
@@ -169,8 +169,7 @@ class ProjectEngine implements Project {
   }
 
   source(): StateSourceInfo {
-    this.checkKind();
-    return this.src.info;
+    return this.state().source;
   }
 
   private checkKind(): void {
