@@ -50,7 +50,10 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const signals = new CompletionSignals(workspace, completer, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
-    ({ description: treeView.description, message: treeView.message } = sourceLabel(workspace));
+    // Set only when it changed: each assignment re-lays out the view's header in the workbench.
+    const label = sourceLabel(workspace);
+    if (treeView.description !== label.description) treeView.description = label.description;
+    if (treeView.message !== label.message) treeView.message = label.message;
     // The panel's "next" and the status bar follow from this one decision (onDidChangeNextUnit).
     void workspace.updateNextUnits();
     codeLens.refresh();
