@@ -9,6 +9,7 @@ import { ProjectFiles } from '../src/core/state/project-files';
 import { StateIndex } from '../src/core/state/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
+import { databaseBench } from './database-bench';
 import { frontmatterBench } from './frontmatter-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
   scanningBench();
   // GSD_BENCH_ONLY=scanning: the scanning figures alone (seconds instead of minutes).
   if (process.env.GSD_BENCH_ONLY === 'scanning') return;
+  // GSD_BENCH_ONLY=database: `state --json` on a GSD-2 database project alone.
+  if (process.env.GSD_BENCH_ONLY === 'database') return databaseBench(repoRoot, benchDir, cli, Math.max(...sizes));
   const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
   const largest = Math.max(...sizes);
   frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
   await hooksBench(benchDir);
   const hookTree = sizes.includes(1000) ? 1000 : Math.min(...sizes);
   agentHookBench(cli, tree(hookTree).root, hookTree);
+  await databaseBench(repoRoot, benchDir, cli, largest);
 }
 
 void main();

@@ -1,8 +1,7 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
-import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch/dispatch';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
-import { locateProject } from '../core/state/locate-project';
-import { detectProjectKind, HAND_OFF_EXIT_CODE, readSuccessorProject, successorHandOff, type SuccessorHandOff } from '../core/successor';
+import { openProject, type Project } from '../core/project/open-project';
+import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
 
 export interface DispatchCliOptions {
   root: string;
@@ -12,21 +11,12 @@ export interface DispatchCliOptions {
   builtins: readonly BuiltinHook[];
 }
 
-function coreOptions(o: DispatchCliOptions): DispatchOptions {
-  return {
-    root: o.root,
-    apply: o.apply,
+function open(o: DispatchCliOptions): Project {
+  return openProject(o.root, {
     trusted: o.trusted,
     builtins: o.builtins,
     log: { info: () => undefined, warn: (m) => process.stderr.write(`gsd-review: ${m}\n`) },
-  };
-}
-
-/** The hand-off to GSD when `root` is in a successor project (GSD dispatches there, not us); else null. */
-function successorProjectHandOff(root: string): SuccessorHandOff | null {
-  const project = locateProject(root);
-  if (!project || detectProjectKind(project.gsdDir).kind !== 'successor') return null;
-  return successorHandOff(project.root, readSuccessorProject(project.gsdLink));
+  });
 }
 
 /** Says what the extension's Next Unit says there, and exits with HAND_OFF_EXIT_CODE; nothing is written. */
@@ -41,9 +31,9 @@ function printHandOff(h: SuccessorHandOff, json: boolean): number {
 }
 
 export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
-  const handOff = successorProjectHandOff(o.root);
-  if (handOff) return printHandOff(handOff, o.json);
-  const out = await dispatchNextUnit(coreOptions(o));
+  const project = open(o);
+  if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
+  const out = o.apply ? await project.dispatch() : await project.preview();
   const d = out.decision;
   if (o.json) {
     const json = {
@@ -72,9 +62,9 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
 
 export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
   // Completion there happens only inside GSD's own running attempts.
-  const handOff = successorProjectHandOff(o.root);
-  if (handOff) return printHandOff(handOff, o.json);
-  const out = await afterDispatch(coreOptions(o));
+  const project = open(o);
+  if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
+  const out = await project.complete();
   if (o.json) {
     process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
   } else {

@@ -1,27 +1,20 @@
-// The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`, fed
-// by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a link). Changes are
-// debounced, applied incrementally, and announced with exactly which units changed.
+// The GSD projects of the open workspace: one project engine (core/project) per workspace folder that
+// has `.gsd`, fed by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a
+// link). Changes are debounced, applied incrementally, and announced with exactly which units changed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
 import { runtimeDir } from '../core/files/runtime-folder';
-import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch/dispatch';
+import type { DispatchOutcome } from '../core/dispatch/dispatch';
+import { openLocatedProject, type Project } from '../core/project/open-project';
+import type { ProjectState } from '../core/project/state-source';
+import type { ProjectKind } from '../core/successor/project-kind';
 import { locateProject, type GsdProject } from '../core/state/locate-project';
-import { StateIndex } from '../core/state/state-index';
 import { stateChanges, type StateChanges } from '../core/state/state-changes';
-import type { GSDState } from '../core/model/types';
-import { detectProjectKind, readSuccessorProject, type ProjectKind } from '../core/successor';
-import { dispatchOptions } from './dispatch-options';
-
-/**
- * The one point where the extension picks a project's state reader by its kind: a successor project
- * (@opengsd/gsd-pi 1.x) is read by the read-only successor reader, every other one by the markdown
- * StateIndex. (The engine's openProject state-source seam takes this over when it lands.)
- */
-function readProjectState(handle: ProjectHandle, kind: ProjectKind): GSDState {
-  return kind === 'successor' ? readSuccessorProject(handle.project.gsdLink) : handle.index.state();
-}
+import { BUILTIN_HOOKS } from '../builtin-hooks';
+import { runOptions } from './dispatch-options';
+import { EditorAwareStore } from './editor-aware-store';
 
 /** Context key: every GSD project of the workspace is read-only (GSD's successor): no write actions. */
 export const READ_ONLY_CONTEXT = 'gsdReviewLoop.readOnlyProject';
@@ -29,7 +22,8 @@ export const READ_ONLY_CONTEXT = 'gsdReviewLoop.readOnlyProject';
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
   readonly project: GsdProject;
-  readonly index: StateIndex;
+  /** The project's engine: its state (StateIndex behind it for markdown), hooks and dispatch. */
+  readonly engine: Project;
 }
 
 /** The unit GSD: Next Unit would dispatch changed (or was worked out for the first time). */
@@ -52,7 +46,7 @@ interface Watched {
   watcher: vscode.FileSystemWatcher;
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
-  last: GSDState | null;
+  last: ProjectState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
   /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
@@ -60,8 +54,6 @@ interface Watched {
   nextVersion: number;
   /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
   kind: ProjectKind;
-  /** The successor reader's last state (it has no incremental index); dropped on every change. */
-  successorState: GSDState | null;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
@@ -109,8 +101,16 @@ export class GsdWorkspace implements vscode.Disposable {
         next.push(known);
         continue;
       }
-      next.push(this.watch({ folder, project, index: new StateIndex(project) }));
-      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}`);
+      const engine = openLocatedProject(project, {
+        reading: 'incremental',
+        // Reads from disk; a write under an editor with unsaved changes is refused.
+        store: new EditorAwareStore(),
+        builtins: BUILTIN_HOOKS,
+        trusted: () => vscode.workspace.isTrusted,
+        log: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m) },
+      });
+      next.push(this.watch({ folder, project, engine }));
+      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}: ${engine.source().label}`);
     }
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
@@ -141,7 +141,7 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, kind: this.detect(handle), successorState: null };
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, kind: this.detect(handle) };
     if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
@@ -150,13 +150,9 @@ export class GsdWorkspace implements vscode.Disposable {
     return w;
   }
 
+  /** The engine detects the kind again as it reads (GSD migrates projects in place). */
   private detect(handle: ProjectHandle): ProjectKind {
-    try {
-      return detectProjectKind(handle.project.gsdDir).kind;
-    } catch (error) {
-      this.log.warn(`could not tell which GSD generation ${handle.project.gsdDir} is: ${(error as Error).message}`);
-      return 'markdown';
-    }
+    return handle.engine.source().projectKind;
   }
 
   /** The project's GSD generation; `successor` projects are read-only (nothing of ours runs or writes there). */
@@ -165,7 +161,7 @@ export class GsdWorkspace implements vscode.Disposable {
   }
 
   isReadOnly(handle: ProjectHandle): boolean {
-    return this.kind(handle) === 'successor';
+    return handle.engine.readOnly;
   }
 
   private unwatch(w: Watched): void {
@@ -176,9 +172,13 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private queue(w: Watched, fsPath: string): void {
     // Our own runtime records change on every dispatch; they are not part of the state.
-    // GSD's own `runtime/` folder is not part of it either.
+    // Our own runtime records (and GSD's own `runtime/` folder) are not part of the state.
     const gsdDir = w.handle.project.gsdDir;
     if (fsPath.startsWith(runtimeDir(gsdDir) + path.sep) || fsPath.startsWith(path.join(gsdDir, 'runtime') + path.sep)) return;
+    // Every reader of a WAL database, ours included, marks its read in gsd.db-shm: following it would
+    // re-read after each read. What GSD commits shows in gsd.db-wal, gsd.db and event-log.jsonl, which
+    // this watcher (`**/*` under `.gsd`) reports like any file.
+    if (fsPath === path.join(w.handle.project.gsdDir, 'gsd.db-shm')) return;
     w.pending.add(fsPath);
     if (w.timer) clearTimeout(w.timer);
     w.timer = setTimeout(() => this.flush(w), this.debounceMs());
@@ -189,17 +189,18 @@ export class GsdWorkspace implements vscode.Disposable {
     w.timer = undefined;
     const paths = [...w.pending];
     w.pending.clear();
-    for (const p of paths) w.handle.index.changed(p);
-    w.successorState = null;
-    const kind = this.detect(w.handle);
-    if (kind !== w.kind) {
-      this.log.info(`${w.handle.project.root} is now a ${kind} project`);
-      w.kind = kind;
-      void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, this.watched.every((x) => x.kind === 'successor'));
-    }
+    w.handle.engine.changed(paths);
     const before = w.last;
     const after = this.state(w.handle);
     const changes = stateChanges(before, after);
+    // A database appearing (or becoming readable) changes where the state comes from, even when the
+    // state itself reads the same: a project-level change, so the panel names the new source.
+    if (before && before.source.label !== after.source.label) changes.project = true;
+    if (after.source.projectKind !== w.kind) {
+      this.log.info(`${w.handle.project.root} is now a ${after.source.projectKind} project`);
+      w.kind = after.source.projectKind;
+      void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, this.watched.every((x) => x.kind === 'successor'));
+    }
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });
     }
@@ -210,17 +211,16 @@ export class GsdWorkspace implements vscode.Disposable {
   }
 
   /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
-  state(handle: ProjectHandle): GSDState {
+  state(handle: ProjectHandle): ProjectState {
+    const state = handle.engine.state();
     const w = this.watched.find((x) => x.handle === handle);
-    if (!w) return readProjectState(handle, this.detect(handle));
-    const state = w.kind === 'successor' ? (w.successorState ??= readProjectState(handle, w.kind)) : readProjectState(handle, w.kind);
-    w.last = state;
+    if (w) w.last = state;
     return state;
   }
 
-  /** What GSD: Next Unit would dispatch now, hooks included, without writing anything. */
+  /** What GSD: Next Unit would dispatch now, hooks included, on the engine's state, writing nothing. */
   preview(handle: ProjectHandle): Promise<DispatchOutcome> {
-    return dispatchNextUnit(dispatchOptions(handle, this.log, true));
+    return handle.engine.preview(runOptions(this.log, true));
   }
 
   /**
@@ -268,9 +268,8 @@ export class GsdWorkspace implements vscode.Disposable {
   /** Re-reads everything (the Refresh command). */
   refresh(): void {
     for (const w of this.watched) {
-      w.handle.index.reset();
+      w.handle.engine.reset();
       w.last = null;
-      w.successorState = null;
     }
     this.discover();
     for (const w of this.watched) this.flush(w);

@@ -2,10 +2,10 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
+import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
 import type { DispatchDecision } from '../core/hooks/engine/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
-import { dispatchOptions } from './dispatch-options';
+import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 import { handOffToGsd, type HandOffShown } from './successor-hand-off';
@@ -37,8 +37,6 @@ function settings() {
   const c = vscode.workspace.getConfiguration('gsdReviewLoop');
   return { target: c.get<TargetName>('dispatch.target', 'chat'), terminalCommand: c.get<string>('dispatch.terminalCommand', 'claude -p "$(cat {promptFile})"') };
 }
-
-const coreOptions = dispatchOptions;
 
 /**
  * The one notification of a dispatch: what went where, why the configured target was not used
@@ -89,7 +87,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   workspace.flushAll();
   const state = workspace.state(handle);
   if (workspace.isReadOnly(handle)) return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, handOff: handOffToGsd(handle, state, log) };
-  const preview = await dispatchNextUnit(coreOptions(handle, log));
+  const preview = await handle.engine.preview(runOptions(log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
   if (!d) {
@@ -98,7 +96,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
-    const { outcome, target } = await deliver(handle, d, log, () => dispatchNextUnit({ ...coreOptions(handle, log), apply: true }));
+    const { outcome, target } = await deliver(handle, d, log, () => handle.engine.dispatch(runOptions(log)));
     announce(d, target, d.source);
     return { phase: preview.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
@@ -113,7 +111,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 /** Dispatches a unit the user chose (e.g. "Replan slice" on a Known Issues CodeLens). */
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   try {
-    const { outcome, target } = await deliver(handle, unit, log, () => dispatchUnit(coreOptions(handle, log), unit));
+    const { outcome, target } = await deliver(handle, unit, log, () => handle.engine.dispatchUnit(unit, runOptions(log)));
     announce(unit, target);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome, target };
@@ -138,7 +136,7 @@ export class UnitCompleter {
     if (inFlight) return inFlight;
     const run = (async () => {
       try {
-        const out = await afterDispatch(coreOptions(handle, this.log));
+        const out = await handle.engine.complete(runOptions(this.log));
         this.log.info(`completed ${out.result.unitType} ${out.result.unitId} (${why})`);
         for (const d of out.diagnostics) if (d.message.includes(':')) this.log.warn(`${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
         return out;

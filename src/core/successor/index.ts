@@ -1,6 +1,6 @@
-// Successor projects (@opengsd/gsd-pi 1.x): detection and a read-only state. Not wired into the
-// markdown derivation yet (issue 15 brings the state-source seam); the extension and the CLI ask it
-// which kind a project is, and hand Next Unit over to GSD (hand-off.ts).
+// Successor projects (@opengsd/gsd-pi 1.x): detection and a read-only state, behind the project
+// engine's state-source seam (core/project/successor-source.ts);
+// Next Unit on such a project hands over to GSD (hand-off.ts).
 export { detectProjectKind, type DetectOptions, type ProjectKind, type ProjectKindReport } from './project-kind';
 export { readSuccessorProject, KNOWN_ISSUES_SOURCE, type ReadSuccessorOptions, type SuccessorState } from './read-successor-project';
 export { nodeSqliteAvailability } from './read-only-database';
