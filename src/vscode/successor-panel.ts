@@ -6,8 +6,10 @@ import * as vscode from 'vscode';
 import type { GSDState, PendingAction, ReviewCycle } from '../core/model/types';
 import { KNOWN_ISSUES_SOURCE, type SuccessorReviewCycle, type SuccessorState } from '../core/successor';
 
+// The engine replaces the reader's `source: 'successor'` with its source info; the reader's own
+// fields (detection, readFrom, …) stay.
 function isSuccessorState(state: GSDState): state is SuccessorState {
-  return (state as Partial<SuccessorState>).source === 'successor';
+  return (state as Partial<SuccessorState>).detection?.kind === 'successor';
 }
 
 /** The header row: "GSD (@opengsd/gsd-pi) · read-only", where the state was read from, and why. */
