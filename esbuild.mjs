@@ -40,7 +40,7 @@ const builds = [
     ...common,
     sourcemap: 'inline',
     minify: false,
-    entryPoints: ['test/integration/index.ts', ...listTests('test/integration')],
+    entryPoints: ['test/integration/index.ts', 'test/integration/successor-fixture.ts', ...listTests('test/integration')],
     outbase: 'test/integration',
     outdir: 'dist/test/integration',
     // mocha is resolved from node_modules at run time: bundling it breaks its reporter loading.
@@ -50,7 +50,7 @@ const builds = [
     ...common,
     sourcemap: false,
     minify: false,
-    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts'],
+    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts', 'bench/database-bench-main.ts'],
     outdir: 'dist/bench',
   },
 ];

@@ -9,6 +9,7 @@ import { ProjectFiles } from '../src/core/state/project-files';
 import { StateIndex } from '../src/core/state/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
+import { databaseBench } from './database-bench';
 import { frontmatterBench } from './frontmatter-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
@@ -98,7 +99,8 @@ function stateBench(tasks: number): number {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks: one part alone (seconds instead of minutes).
+  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks|database: one part alone (seconds instead of minutes;
+  // database: `state --json` on a GSD-2 database project).
   const only = process.env.GSD_BENCH_ONLY;
   const part = (name: string) => !only || only === name;
   if (part('scanning')) scanningBench();
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
   if (part('hooks')) await hooksBench(benchDir);
   const hookTree = sizes.includes(1000) ? 1000 : Math.min(...sizes);
   if (part('agent-hooks')) agentHookBench(cli, tree(hookTree).root, hookTree);
+  if (part('database')) await databaseBench(repoRoot, benchDir, cli, largest);
 }
 
 void main();

@@ -16,6 +16,7 @@ import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
 import { ReviewPanelProvider } from './vscode/review-panel';
 import { GsdStatusBar } from './vscode/status-bar';
+import { sourceLabel } from './vscode/state-source-label';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -41,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
   // PREFERENCES.md wins; the setting is the default for projects that do not say.
   const reviewMaxCycles = (handle: ProjectHandle) => {
-    const hook = readHookConfig(handle.index.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
+    const hook = readHookConfig(handle.engine.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
     return maxCycles({ max_cycles: config().get<number>('review.maxCycles', 5), ...(hook?.options ?? {}) });
   };
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
@@ -49,6 +50,10 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const signals = new CompletionSignals(workspace, completer, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
+    // Set only when it changed: each assignment re-lays out the view's header in the workbench.
+    const label = sourceLabel(workspace);
+    if (treeView.description !== label.description) treeView.description = label.description;
+    if (treeView.message !== label.message) treeView.message = label.message;
     // The panel's "next" and the status bar follow from this one decision (onDidChangeNextUnit).
     void workspace.updateNextUnits();
     codeLens.refresh();
@@ -76,6 +81,11 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerCodeLensCommands(workspace, panel, treeView, log),
     vscode.commands.registerCommand('gsd.installAgentHooks', async () => {
       const handle = await pickProject(workspace);
+      // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
+      if (handle && workspace.isReadOnly(handle)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi), which runs its own reviews; our agent hooks do not run there."));
+        return undefined;
+      }
       return handle ? installAgentHooks(handle, cliPath) : undefined;
     }),
     vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),

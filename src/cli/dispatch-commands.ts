@@ -1,6 +1,7 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
-import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch/dispatch';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import { openProject, type Project } from '../core/project/open-project';
+import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
 
 export interface DispatchCliOptions {
   root: string;
@@ -10,18 +11,29 @@ export interface DispatchCliOptions {
   builtins: readonly BuiltinHook[];
 }
 
-function coreOptions(o: DispatchCliOptions): DispatchOptions {
-  return {
-    root: o.root,
-    apply: o.apply,
+function open(o: DispatchCliOptions): Project {
+  return openProject(o.root, {
     trusted: o.trusted,
     builtins: o.builtins,
     log: { info: () => undefined, warn: (m) => process.stderr.write(`gsd-review: ${m}\n`) },
-  };
+  });
+}
+
+/** Says what the extension's Next Unit says there, and exits with HAND_OFF_EXIT_CODE; nothing is written. */
+function printHandOff(h: SuccessorHandOff, json: boolean): number {
+  if (json) {
+    const out = { unitType: null, unitId: null, source: 'successor', handOff: { tool: 'gsd', command: h.command, gsdOnPath: h.gsdPath !== null, root: h.root }, message: h.message, applied: false, written: [] };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    process.stdout.write(`${h.message}\n`);
+  }
+  return HAND_OFF_EXIT_CODE;
 }
 
 export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
-  const out = await dispatchNextUnit(coreOptions(o));
+  const project = open(o);
+  if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
+  const out = o.apply ? await project.dispatch() : await project.preview();
   const d = out.decision;
   if (o.json) {
     const json = {
@@ -49,7 +61,10 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
 }
 
 export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
-  const out = await afterDispatch(coreOptions(o));
+  // Completion there happens only inside GSD's own running attempts.
+  const project = open(o);
+  if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
+  const out = await project.complete();
   if (o.json) {
     process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
   } else {

@@ -1,10 +1,8 @@
 // `gsd-review state`: the derived state, lazily read by default (what the active unit needs);
-// `--full` reads every slice, as the review panel does.
-import { deriveState, deriveStateLazy, freshPartSource, NoProjectError } from '../core/state/derive-state';
-import { locateProject } from '../core/state/locate-project';
-import { ProjectFiles } from '../core/state/project-files';
-import { NodeGsdStore } from '../core/files/gsd-store';
-import type { GSDState } from '../core/model/types';
+// `--full` reads every slice, as the review panel does. The source (markdown, GSD-2's database, the
+// successor's layout) is the project engine's choice, as in the extension.
+import { openProject } from '../core/project/open-project';
+import type { ProjectState } from '../core/project/state-source';
 import { stateJson } from './state-json';
 
 export interface StateOptions {
@@ -13,16 +11,14 @@ export interface StateOptions {
   full: boolean;
 }
 
-export function loadState(root: string, full: boolean): GSDState {
-  if (!full) return deriveStateLazy(root).state;
-  const project = locateProject(root);
-  if (!project) throw new NoProjectError(root);
-  return deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())));
+export function loadState(root: string, full: boolean): ProjectState {
+  return openProject(root, { reading: full ? 'full' : 'lazy' }).state();
 }
 
-function describe(state: GSDState): string {
+function describe(state: ProjectState): string {
   const ref = (r: { id: string; title: string } | null) => (r ? `${r.id} ${r.title}` : '-');
   const lines = [
+    `source:    ${state.source.label}`,
     `phase:     ${state.phase}`,
     `milestone: ${ref(state.activeMilestone)}`,
     `slice:     ${ref(state.activeSlice)}`,

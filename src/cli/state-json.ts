@@ -2,12 +2,14 @@
 // reads only what the active unit needs, so the other milestones' roadmaps and the other slices'
 // plans are unknown: their `slices`/`tasks` and `progress` are null (not an empty list and 0/0,
 // which would read as "no slices" or "nothing done"), and `read` says which path produced the file.
-import type { GSDState, MilestoneEntry, SliceEntry } from '../core/model/types';
+// `source` says what the state was read from (markdown, GSD-2's database, the successor's layout).
+import type { MilestoneEntry, SliceEntry } from '../core/model/types';
+import type { ProjectState } from '../core/project/state-source';
 
 type Unread<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] | null };
 export type SliceJson = Unread<SliceEntry, 'tasks' | 'progress'>;
 export type MilestoneJson = Omit<Unread<MilestoneEntry, 'slices' | 'progress'>, 'slices'> & { slices: SliceJson[] | null };
-export type StateJson = Omit<GSDState, 'milestones'> & { read: 'lazy' | 'full'; milestones: MilestoneJson[] };
+export type StateJson = Omit<ProjectState, 'milestones'> & { read: 'lazy' | 'full'; milestones: MilestoneJson[] };
 
 function sliceJson(s: SliceEntry): SliceJson {
   return s.planLoaded ? s : { ...s, tasks: null, progress: null };
@@ -18,7 +20,7 @@ function milestoneJson(m: MilestoneEntry): MilestoneJson {
   return { ...m, slices: m.slices.map(sliceJson) };
 }
 
-export function stateJson(state: GSDState, full: boolean): StateJson {
+export function stateJson(state: ProjectState, full: boolean): StateJson {
   // A full read has read every file there is: an unread plan there is a plan that does not exist.
   if (full) return { read: 'full', ...state };
   return { read: 'lazy', ...state, milestones: state.milestones.map(milestoneJson) };

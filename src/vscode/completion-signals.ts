@@ -4,7 +4,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { currentDispatch } from '../core/dispatch/dispatch';
 import type { DispatchRecord } from '../core/dispatch/dispatch-record';
 import { readCodeReview } from '../core/parse/code-review';
 import { readGsdText } from '../core/files/gsd-store';
@@ -72,7 +71,9 @@ export class CompletionSignals {
   ) {}
 
   async onStateChange({ handle, paths }: ProjectChange): Promise<void> {
-    const record = currentDispatch(handle.project.root);
+    // Nothing of ours is dispatched or completed in a successor project.
+    if (this.workspace.isReadOnly(handle)) return;
+    const record = handle.engine.currentUnit();
     if (!record) return;
     const file = signalFile(this.workspace.state(handle), record);
     if (!file || !paths.some((p) => path.resolve(p) === path.resolve(file))) return;

@@ -1,19 +1,12 @@
-// The core options of every dispatch decision the extension makes: GSD: Next Unit, its preview in
-// the status bar and the "next" mark in the panel. One builder, so all three ask the same question
-// (same hooks, same trust, same view of unsaved editors) and get the same unit.
+// The per-call options of every dispatch decision the extension makes: GSD: Next Unit, its preview in
+// the status bar and the "next" mark in the panel. The project engine fixes the rest (same hooks, same
+// trust, same view of unsaved editors), so all three ask the same question and get the same unit.
 import * as vscode from 'vscode';
-import { BUILTIN_HOOKS } from '../builtin-hooks';
-import type { DispatchOptions } from '../core/dispatch/dispatch';
-import { EditorAwareStore } from './editor-aware-store';
-import type { ProjectHandle } from './gsd-workspace';
+import type { RunOptions } from '../core/dispatch/dispatch';
 
 /** `preview`: a decision made on every change only to show it; its hooks' chatter goes to debug. */
-export function dispatchOptions(handle: ProjectHandle, log: vscode.LogOutputChannel, preview = false): DispatchOptions {
+export function runOptions(log: vscode.LogOutputChannel, preview = false): RunOptions {
   return {
-    root: handle.project.root,
-    store: new EditorAwareStore(),
-    builtins: BUILTIN_HOOKS,
-    trusted: vscode.workspace.isTrusted,
     log: { info: (m: string) => (preview ? log.debug(m) : log.info(m)), warn: (m: string) => (preview ? log.debug(m) : log.warn(m)) },
   };
 }

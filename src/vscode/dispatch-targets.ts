@@ -1,6 +1,6 @@
 // Where GSD: Next Unit sends a unit's prompt: the chat (a fresh session in agent mode, or in the
 // gsd-reviewer custom agent for a review), a terminal running a configurable command, or a new
-// markdown editor. Prompt files live under `.gsd/runtime/gsd-review-loop/prompts/`, never outside
+// markdown editor. Prompt files live under `.gsd/gsd-review-loop/prompts/`, never outside
 // the workspace.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

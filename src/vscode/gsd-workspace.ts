@@ -1,21 +1,29 @@
-// The GSD projects of the open workspace: one StateIndex per workspace folder that has `.gsd`, fed
-// by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a link). Changes are
-// debounced, applied incrementally, and announced with exactly which units changed.
+// The GSD projects of the open workspace: one project engine (core/project) per workspace folder that
+// has `.gsd`, fed by a file watcher on the real `.gsd` folder (the symlink target when `.gsd` is a
+// link). Changes are debounced, applied incrementally, and announced with exactly which units changed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../core/agent-hooks/hook-log';
-import { dispatchNextUnit, type DispatchOutcome } from '../core/dispatch/dispatch';
+import { runtimeDir } from '../core/files/runtime-folder';
+import type { DispatchOutcome } from '../core/dispatch/dispatch';
+import { openLocatedProject, type Project } from '../core/project/open-project';
+import type { ProjectState } from '../core/project/state-source';
+import type { ProjectKind } from '../core/successor/project-kind';
 import { locateProject, type GsdProject } from '../core/state/locate-project';
-import { StateIndex } from '../core/state/state-index';
 import { stateChanges, type StateChanges } from '../core/state/state-changes';
-import type { GSDState } from '../core/model/types';
-import { dispatchOptions } from './dispatch-options';
+import { BUILTIN_HOOKS } from '../builtin-hooks';
+import { runOptions } from './dispatch-options';
+import { EditorAwareStore } from './editor-aware-store';
+
+/** Context key: every GSD project of the workspace is read-only (GSD's successor): no write actions. */
+export const READ_ONLY_CONTEXT = 'gsdReviewLoop.readOnlyProject';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
   readonly project: GsdProject;
-  readonly index: StateIndex;
+  /** The project's engine: its state (StateIndex behind it for markdown), hooks and dispatch. */
+  readonly engine: Project;
 }
 
 /** The unit GSD: Next Unit would dispatch changed (or was worked out for the first time). */
@@ -38,12 +46,14 @@ interface Watched {
   watcher: vscode.FileSystemWatcher;
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
-  last: GSDState | null;
+  last: ProjectState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
   /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
   next: DispatchOutcome | undefined;
   nextVersion: number;
+  /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
+  kind: ProjectKind;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
@@ -54,7 +64,7 @@ export class GsdWorkspace implements vscode.Disposable {
   private readonly nextUnitChanged = new vscode.EventEmitter<NextUnitChange>();
   /** The unit GSD: Next Unit would dispatch was worked out again (after a change). */
   readonly onDidChangeNextUnit = this.nextUnitChanged.event;
-  /** An agent hook ran in a project (its log under `.gsd/runtime/` grew). */
+  /** An agent hook ran in a project (its log in our runtime folder grew). */
   readonly onDidLogHookEvent = this.hookLogged.event;
   /** The set of projects changed (folders added or removed, `.gsd` created or deleted). */
   readonly onDidChangeProjects = this.projectsChanged.event;
@@ -91,13 +101,22 @@ export class GsdWorkspace implements vscode.Disposable {
         next.push(known);
         continue;
       }
-      next.push(this.watch({ folder, project, index: new StateIndex(project) }));
-      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}`);
+      const engine = openLocatedProject(project, {
+        reading: 'incremental',
+        // Reads from disk; a write under an editor with unsaved changes is refused.
+        store: new EditorAwareStore(),
+        builtins: BUILTIN_HOOKS,
+        trusted: () => vscode.workspace.isTrusted,
+        log: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m) },
+      });
+      next.push(this.watch({ folder, project, engine }));
+      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}: ${engine.source().label}`);
     }
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     this.watchFolders();
     void vscode.commands.executeCommand('setContext', 'gsd.projectFound', next.length > 0);
+    void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, next.length > 0 && next.every((w) => w.kind === 'successor'));
     this.projectsChanged.fire();
   }
 
@@ -122,12 +141,27 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0 };
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, kind: this.detect(handle) };
+    if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
     watcher.onDidChange(onPath);
     watcher.onDidDelete(onPath);
     return w;
+  }
+
+  /** The engine detects the kind again as it reads (GSD migrates projects in place). */
+  private detect(handle: ProjectHandle): ProjectKind {
+    return handle.engine.source().projectKind;
+  }
+
+  /** The project's GSD generation; `successor` projects are read-only (nothing of ours runs or writes there). */
+  kind(handle: ProjectHandle): ProjectKind {
+    return this.watched.find((x) => x.handle === handle)?.kind ?? this.detect(handle);
+  }
+
+  isReadOnly(handle: ProjectHandle): boolean {
+    return handle.engine.readOnly;
   }
 
   private unwatch(w: Watched): void {
@@ -138,7 +172,13 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private queue(w: Watched, fsPath: string): void {
     // Our own runtime records change on every dispatch; they are not part of the state.
-    if (fsPath.startsWith(path.join(w.handle.project.gsdDir, 'runtime') + path.sep)) return;
+    // Our own runtime records (and GSD's own `runtime/` folder) are not part of the state.
+    const gsdDir = w.handle.project.gsdDir;
+    if (fsPath.startsWith(runtimeDir(gsdDir) + path.sep) || fsPath.startsWith(path.join(gsdDir, 'runtime') + path.sep)) return;
+    // Every reader of a WAL database, ours included, marks its read in gsd.db-shm: following it would
+    // re-read after each read. What GSD commits shows in gsd.db-wal, gsd.db and event-log.jsonl, which
+    // this watcher (`**/*` under `.gsd`) reports like any file.
+    if (fsPath === path.join(w.handle.project.gsdDir, 'gsd.db-shm')) return;
     w.pending.add(fsPath);
     if (w.timer) clearTimeout(w.timer);
     w.timer = setTimeout(() => this.flush(w), this.debounceMs());
@@ -149,10 +189,18 @@ export class GsdWorkspace implements vscode.Disposable {
     w.timer = undefined;
     const paths = [...w.pending];
     w.pending.clear();
-    for (const p of paths) w.handle.index.changed(p);
+    w.handle.engine.changed(paths);
     const before = w.last;
     const after = this.state(w.handle);
     const changes = stateChanges(before, after);
+    // A database appearing (or becoming readable) changes where the state comes from, even when the
+    // state itself reads the same: a project-level change, so the panel names the new source.
+    if (before && before.source.label !== after.source.label) changes.project = true;
+    if (after.source.projectKind !== w.kind) {
+      this.log.info(`${w.handle.project.root} is now a ${after.source.projectKind} project`);
+      w.kind = after.source.projectKind;
+      void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, this.watched.every((x) => x.kind === 'successor'));
+    }
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });
     }
@@ -163,16 +211,16 @@ export class GsdWorkspace implements vscode.Disposable {
   }
 
   /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
-  state(handle: ProjectHandle): GSDState {
-    const state = handle.index.state();
+  state(handle: ProjectHandle): ProjectState {
+    const state = handle.engine.state();
     const w = this.watched.find((x) => x.handle === handle);
     if (w) w.last = state;
     return state;
   }
 
-  /** What GSD: Next Unit would dispatch now, hooks included, without writing anything. */
+  /** What GSD: Next Unit would dispatch now, hooks included, on the engine's state, writing nothing. */
   preview(handle: ProjectHandle): Promise<DispatchOutcome> {
-    return dispatchNextUnit(dispatchOptions(handle, this.log, true));
+    return handle.engine.preview(runOptions(this.log, true));
   }
 
   /**
@@ -191,6 +239,14 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private async updateNextUnit(w: Watched): Promise<void> {
     const version = ++w.nextVersion;
+    // GSD picks the next unit of a successor project itself; our dispatch (and its hooks) never runs there.
+    if (w.kind === 'successor') {
+      const stale = w.next;
+      w.next = undefined;
+      // Announced every time: the status bar shows the (read-only) phase from this event.
+      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
+      return;
+    }
     let next: DispatchOutcome;
     try {
       next = await this.preview(w.handle);
@@ -212,7 +268,7 @@ export class GsdWorkspace implements vscode.Disposable {
   /** Re-reads everything (the Refresh command). */
   refresh(): void {
     for (const w of this.watched) {
-      w.handle.index.reset();
+      w.handle.engine.reset();
       w.last = null;
     }
     this.discover();

@@ -2,18 +2,21 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { afterDispatch, dispatchNextUnit, dispatchUnit, NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
+import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
 import type { DispatchDecision } from '../core/hooks/engine/middleware';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
-import { dispatchOptions } from './dispatch-options';
+import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { handOffToGsd, type HandOffShown } from './successor-hand-off';
 
 export interface NextUnitResult {
   phase: string;
   nextAction: string;
   outcome: DispatchOutcome | null;
   target: TargetResult | null;
+  /** Set on a successor project: Next Unit was handed to GSD (nothing dispatched or written by us). */
+  handOff?: HandOffShown;
 }
 
 export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): Promise<ProjectHandle | undefined> {
@@ -34,8 +37,6 @@ function settings() {
   const c = vscode.workspace.getConfiguration('gsdReviewLoop');
   return { target: c.get<TargetName>('dispatch.target', 'chat'), terminalCommand: c.get<string>('dispatch.terminalCommand', 'claude -p "$(cat {promptFile})"') };
 }
-
-const coreOptions = dispatchOptions;
 
 /**
  * The one notification of a dispatch: what went where, why the configured target was not used
@@ -85,7 +86,8 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   }
   workspace.flushAll();
   const state = workspace.state(handle);
-  const preview = await dispatchNextUnit(coreOptions(handle, log));
+  if (workspace.isReadOnly(handle)) return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, handOff: handOffToGsd(handle, state, log) };
+  const preview = await handle.engine.preview(runOptions(log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
   if (!d) {
@@ -94,7 +96,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
-    const { outcome, target } = await deliver(handle, d, log, () => dispatchNextUnit({ ...coreOptions(handle, log), apply: true }));
+    const { outcome, target } = await deliver(handle, d, log, () => handle.engine.dispatch(runOptions(log)));
     announce(d, target, d.source);
     return { phase: preview.phase, nextAction: state.nextAction, outcome, target };
   } catch (error) {
@@ -109,7 +111,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 /** Dispatches a unit the user chose (e.g. "Replan slice" on a Known Issues CodeLens). */
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   try {
-    const { outcome, target } = await deliver(handle, unit, log, () => dispatchUnit(coreOptions(handle, log), unit));
+    const { outcome, target } = await deliver(handle, unit, log, () => handle.engine.dispatchUnit(unit, runOptions(log)));
     announce(unit, target);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome, target };
@@ -134,7 +136,7 @@ export class UnitCompleter {
     if (inFlight) return inFlight;
     const run = (async () => {
       try {
-        const out = await afterDispatch(coreOptions(handle, this.log));
+        const out = await handle.engine.complete(runOptions(this.log));
         this.log.info(`completed ${out.result.unitType} ${out.result.unitId} (${why})`);
         for (const d of out.diagnostics) if (d.message.includes(':')) this.log.warn(`${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
         return out;
@@ -160,9 +162,15 @@ export class UnitCompleter {
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('gsd.nextUnit', (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
+    // The view's button on a successor project: the same command, which hands over to GSD there.
+    vscode.commands.registerCommand('gsdReviewLoop.handOffToGsd', () => runNextUnit(workspace, log)),
     vscode.commands.registerCommand('gsd.completeUnit', async () => {
       const handle = await pickProject(workspace);
       if (!handle) return null;
+      if (workspace.isReadOnly(handle)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this project is GSD\'s own (@opengsd/gsd-pi): only GSD\'s running attempts complete its units.'));
+        return null;
+      }
       const out = await completer.complete(handle, 'GSD: Complete Unit');
       void vscode.window.showInformationMessage(out ? vscode.l10n.t('GSD: {0} {1} completed.', out.result.unitType, out.result.unitId) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
       return out;

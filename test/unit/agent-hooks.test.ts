@@ -96,7 +96,7 @@ describe('agent hooks bridge (gsd-review hook)', function () {
         fs.writeFileSync(path.join(root, TASKS, 'T01-CODE-REVIEW.md'), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
         const out = hook(pick('SubagentStop', root, { agent_id: 'a1', agent_type: 'gsd-reviewer', stop_hook_active: false })).json;
         assert.match(out.systemMessage, /processed the review of M001\/S01\/T01, cycle 1/);
-        assert.match(fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8'), /cycle: 2\n {6}status: fixing/);
+        assert.match(fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8'), /cycle: 2\n {6}status: fixing/);
       });
 
       it('Stop keeps the agent working on the review, with what to do next', () => {
@@ -113,7 +113,7 @@ describe('agent hooks bridge (gsd-review hook)', function () {
           const r = hook(pick(event, root, fields));
           assert.equal(r.stdout, '', `${event} answered ${r.stdout}`);
         }
-        const log = fs.readFileSync(path.join(root, '.gsd', 'runtime', 'gsd-review-loop', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        const log = fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         assert.deepEqual(log.map((e: { event: string }) => e.event), ['PostToolUse', 'SessionEnd', 'ErrorOccurred']);
       });
     });
@@ -177,7 +177,7 @@ describe('agent hooks bridge (gsd-review hook)', function () {
       }
       throw new Error('the agent never got to stop');
     }
-    const planBlock = (root: string) => fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8');
+    const planBlock = (root: string) => fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8');
 
     it('drives a task through three review cycles to approval', () => {
       const root = project();

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { afterDispatch, dispatchNextUnit, dispatchUnit } from '../../src/core/dispatch/dispatch';
+import { afterDispatch, dispatchNextUnit, dispatchUnit } from '../../src/core/project/one-shot-dispatch';
 import { journalFile } from '../../src/core/files/commit-journal';
 import { parseFrontmatter } from '../../src/core/parse/frontmatter';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
@@ -19,7 +19,7 @@ import { codeReview, copySample, roadmap, slicePlan, taskSummary, writeTree } fr
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
-const RECORD = '.gsd/runtime/gsd-review-loop/dispatch.json';
+const RECORD = '.gsd/gsd-review-loop/dispatch.json';
 const ROUNDS = Number(process.env.GSD_JOURNAL_CRASH_ROUNDS ?? 40);
 
 function project(): string {
@@ -73,7 +73,7 @@ describe('all-or-nothing commits', function () {
     await reviewDispatched(root, builtins);
     // Before: `complete` wrote the plan and the snapshot, then failed with "run it again".
     await afterDispatch({ root, builtins });
-    const plan = parseFrontmatter(fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8'), 'T01-PLAN.md').data as { extensions: Record<string, { activeReview: { cycle: number; status: string } }> };
+    const plan = parseFrontmatter(fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8'), 'T01-HOOKS.md').data as { extensions: Record<string, { activeReview: { cycle: number; status: string } }> };
     assert.deepEqual([plan.extensions['review-loop'].activeReview.cycle, plan.extensions['review-loop'].activeReview.status], [2, 'fixing']);
     assert.ok(fs.existsSync(path.join(root, TASKS, 'T01-CODE-REVIEW-C1.md')));
     const record = JSON.parse(fs.readFileSync(path.join(root, RECORD), 'utf8')) as { current: { unitId: string }; history: Array<{ unitType: string; completedAt?: string }> };
@@ -93,11 +93,11 @@ describe('all-or-nothing commits', function () {
     }, root);
     const builtins = [reviewLoopHook, other];
     await reviewDispatched(root, builtins);
-    const plan = fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8');
+    const plan = fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8');
     await assert.rejects(afterDispatch({ root, builtins }), /completed by another process meanwhile; nothing was written/);
     const after = files(root);
     assert.ok(!after.has('milestones/M001/slices/S01/tasks/T01-CODE-REVIEW-C1.md'), 'no snapshot of a completion that did not happen');
-    assert.equal(after.get('milestones/M001/slices/S01/tasks/T01-PLAN.md'), plan, 'the plan is as the other completion left it');
+    assert.equal(after.get('milestones/M001/slices/S01/tasks/T01-HOOKS.md'), plan, 'the hook state is as the other completion left it');
   });
 
   it(`a writer killed mid-commit ${ROUNDS} times: the next start always finds one whole commit`, async () => {
@@ -106,8 +106,8 @@ describe('all-or-nothing commits', function () {
     const root = copySample();
     const gsdDir = locateProject(root)!.gsdDir;
     const tasks = path.join(gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'tasks');
-    const taskFile = path.join(tasks, 'T03-PLAN.md');
-    const sliceFile = path.join(gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'S02-PLAN.md');
+    const taskFile = path.join(tasks, 'T03-HOOKS.md');
+    const sliceFile = path.join(gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'S02-HOOKS.md');
     const snapshotFile = path.join(tasks, 'T03-JOURNAL-SNAPSHOT.md');
     const roundOf = (file: string): number | null => {
       const data = parseFrontmatter(fs.readFileSync(file, 'utf8'), file).data as { extensions?: { journal?: { round?: number } } };
@@ -120,7 +120,7 @@ describe('all-or-nothing commits', function () {
       // The next start of any command.
       locateProject(root);
       assert.ok(!fs.existsSync(journalFile(gsdDir)), 'the journal was finished and removed');
-      const record = JSON.parse(fs.readFileSync(path.join(gsdDir, 'runtime', 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { current: { reason: string } };
+      const record = JSON.parse(fs.readFileSync(path.join(gsdDir, 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { current: { reason: string } };
       const rounds = [roundOf(taskFile), roundOf(sliceFile), Number(/round (\d+)/.exec(fs.readFileSync(snapshotFile, 'utf8'))?.[1]), Number(/round (\d+)/.exec(record.current.reason)?.[1])];
       assert.ok(rounds.every((r) => r === rounds[0]), `round ${i}: task, slice, snapshot and record disagree: ${JSON.stringify(rounds)}`);
     }

@@ -93,7 +93,7 @@ describe('answer cache of the hook entry', function () {
     read('src/b.ts');
     assert.equal(read('src/c.ts'), '');
     assert.equal(fromCache(root), true);
-    run(root, { hook_event_name: 'PreToolUse', tool_name: 'create_file', tool_input: { filePath: path.join(root, '.gsd/runtime/gsd-review-loop/dispatch.json'), content: '{}' }, tool_use_id: 'w' });
+    run(root, { hook_event_name: 'PreToolUse', tool_name: 'create_file', tool_input: { filePath: path.join(root, '.gsd/gsd-review-loop/dispatch.json'), content: '{}' }, tool_use_id: 'w' });
     assert.equal(fromCache(root), false);
   });
 
@@ -132,7 +132,7 @@ describe('answer cache of the hook entry', function () {
     assert.equal(fromCache(root), false, 'the Stop that dispatched a review is never replayed');
   });
 
-  // A repository is untrusted: it can commit files under .gsd/runtime/ (our .gitignore there only
+  // A repository is untrusted: it can commit files under .gsd/gsd-review-loop/ (our .gitignore there only
   // hides untracked ones). Without a per-user secret in the key, it could commit an entry for a key
   // it computes and answer in our name (a PreToolUse "allow", context for the model).
   it('never gives an answer a repository planted: entries of another user are not found, links are no answer', () => {
@@ -149,7 +149,7 @@ describe('answer cache of the hook entry', function () {
     runAs(root, attacker, stop);
     age(root);
     runAs(root, attacker, stop);
-    const dir = path.join(root, '.gsd/runtime/gsd-review-loop/hook-answers');
+    const dir = path.join(root, '.gsd/gsd-review-loop/hook-answers');
     const planted = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
     assert.equal(planted.length, 1);
     const entry = JSON.parse(fs.readFileSync(path.join(dir, planted[0]), 'utf8'));

@@ -13,7 +13,7 @@ import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helper
 const M = '.gsd/milestones/M001';
 const S = `${M}/slices/S01`;
 const TASKS = `${S}/tasks`;
-const RUNTIME = '.gsd/runtime/gsd-review-loop';
+const RUNTIME = '.gsd/gsd-review-loop';
 /** Far above what any of these commands needs on a small project; a hang or a 16 GB read hits it. */
 const LIMIT_MS = 20_000;
 

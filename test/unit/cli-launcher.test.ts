@@ -69,6 +69,7 @@ describe('gsd-review launcher (V8 code cache)', function () {
 }\n`);
     const prefs = path.join(root, '.gsd', 'PREFERENCES.md');
     fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: mine\n      source: mine\n---\n');
+    fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true });
     for (let run = 0; run < 2; run++) {
       const r = cli(script, ['next', '--json', '--root', root], undefined, { HOME: home });
       assert.equal(r.status, 0, r.stderr);

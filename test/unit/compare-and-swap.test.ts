@@ -42,8 +42,8 @@ describe('compare-and-swap under contention (processes racing)', function () {
   });
 
   it(`${WRITERS} processes × ${WRITES} conditional writes to one file: every "written" is in the file`, async () => {
-    const root = writeTree({ '.gsd/runtime/gsd-review-loop/lifecycle-notes.txt': '' });
-    const file = path.join(root, '.gsd', 'runtime', 'gsd-review-loop', 'lifecycle-notes.txt');
+    const root = writeTree({ '.gsd/gsd-review-loop/lifecycle-notes.txt': '' });
+    const file = path.join(root, '.gsd', 'gsd-review-loop', 'lifecycle-notes.txt');
     const started = Date.now();
     const answered = (await Promise.all(Array.from({ length: WRITERS }, (_, i) => runWorker(script, ['cas', file, `w${i}`, String(WRITES)])))).flat();
     const present = new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean));
@@ -60,7 +60,7 @@ describe('compare-and-swap under contention (processes racing)', function () {
       '.gsd/milestones/M001/slices/S01/S01-PLAN.md': slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice' }, { id: 'T02', title: 'Attach logo' }]),
     });
     const applied = (await Promise.all(Array.from({ length: DISPATCHERS }, (_, i) => runWorker(script, ['dispatch', root, `d${i}`, String(DISPATCHES)])))).flat();
-    const record = JSON.parse(fs.readFileSync(path.join(root, '.gsd', 'runtime', 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { history: Array<{ reason?: string }> };
+    const record = JSON.parse(fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { history: Array<{ reason?: string }> };
     const recorded = new Set(record.history.map((r) => r.reason));
     const missing = applied.filter((r) => !recorded.has(r));
     console.log(`      ${DISPATCHERS} × ${DISPATCHES}: ${applied.length} applied, ${recorded.size} in the record, ${missing.length} missing`);

@@ -14,7 +14,7 @@ import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 const M = '.gsd/milestones/M001';
 const S = `${M}/slices/S01`;
 const TASKS = `${S}/tasks`;
-const RUNTIME = '.gsd/runtime/gsd-review-loop';
+const RUNTIME = '.gsd/gsd-review-loop';
 const SECRET = 'ssh-rsa AAAA-the-user-private-key-material';
 
 function project(extra: Record<string, string> = {}): string {
@@ -78,7 +78,7 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
   it('writes nothing through a runtime folder that links out of .gsd (hook log, dispatch record)', () => {
     const root = project();
     const victim = outside();
-    link(victim, path.join(root, '.gsd', 'runtime'));
+    link(victim, path.join(root, '.gsd', 'gsd-review-loop'));
     const before = snapshot(victim);
     const hook = cli(gsd, ['hook', '--untrusted', '--root', root], payload(root, 'UserPromptSubmit', { prompt: 'go on' }));
     assert.equal(hook.status, 0, hook.stderr);
@@ -124,34 +124,38 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
     );
   });
 
-  it('writes a symlinked task plan through to its target inside .gsd and keeps the link', () => {
+  it('writes a symlinked sidecar through to its target inside .gsd and keeps the link', () => {
     const root = project();
-    const plan = path.join(root, TASKS, 'T01-PLAN.md');
-    const target = path.join(root, '.gsd', 'plans', 'T01-PLAN.md');
+    const sidecar = path.join(root, TASKS, 'T01-HOOKS.md');
+    const target = path.join(root, '.gsd', 'state', 'T01-HOOKS.md');
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.renameSync(plan, target);
-    link('../../../../../plans/T01-PLAN.md', plan);
+    fs.writeFileSync(target, '---\nextensions:\n  my-policy:\n    ok: true\n---\n');
+    link('../../../../../state/T01-HOOKS.md', sidecar);
     const r = cli(gsd, ['next', '--apply', '--json', '--root', root]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.json.unitType, 'review-task');
-    assert.ok(fs.lstatSync(plan).isSymbolicLink(), 'the user\'s link was replaced by a plain file');
-    assert.match(fs.readFileSync(target, 'utf8'), /review-loop:\n\s+activeReview:/);
+    assert.ok(fs.lstatSync(sidecar).isSymbolicLink(), 'the user\'s link was replaced by a plain file');
+    assert.match(fs.readFileSync(target, 'utf8'), /my-policy:\n\s+ok: true\n\s+review-loop:\n\s+activeReview:/);
   });
 
-  it('refuses a task plan that links out of .gsd: not read into state, not written', () => {
+  it('refuses a task plan that links out of .gsd: not read into state, not written, not moved', () => {
     const victim = outside();
     const root = project();
     const plan = path.join(root, TASKS, 'T01-PLAN.md');
-    fs.renameSync(plan, path.join(victim, 'T01-PLAN.md'));
+    // An older version's block in it: the move must not follow the link either.
+    fs.writeFileSync(path.join(victim, 'T01-PLAN.md'), '---\nextensions:\n  my-policy:\n    planted: true\n---\n# T01: Render invoice\n');
+    fs.rmSync(plan);
     link(path.join(victim, 'T01-PLAN.md'), plan);
     const before = snapshot(victim);
     const state = cli(gsd, ['state', '--json', '--full', '--root', root]);
     assert.equal(state.status, 0, state.stderr);
     assert.ok((state.json.diagnostics as Array<{ file: string; message: string }>).some((d) => d.file.endsWith('T01-PLAN.md') && /leads outside \.gsd/.test(d.message)));
     const next = cli(gsd, ['next', '--apply', '--json', '--root', root]);
-    assert.notEqual(next.status, 0);
-    assert.match(next.stderr, /T01-PLAN\.md leads outside \.gsd/);
+    // The hook state goes to the sidecar inside .gsd; the linked plan is GSD's and is left alone.
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(JSON.stringify(next.json.diagnostics), /hook state in \S*T01-PLAN\.md not moved: \S*T01-PLAN\.md leads outside \.gsd/);
     assert.deepEqual(snapshot(victim), before);
+    assert.doesNotMatch(fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8'), /planted/);
   });
 
   it('rotates the hook log without writing through a pre-planted temp-name link', () => {

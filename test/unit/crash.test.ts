@@ -30,7 +30,9 @@ describe('crash safety of hook state writes', function () {
     const root = copySample();
     const gsdDir = locateProject(root)!.gsdDir;
     const unit = 'M002-k7q2xz/S02/T03';
-    const file = path.join(gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'tasks', 'T03-PLAN.md');
+    // The task's sidecar, with another hook's block already in it: every write is an edit of it.
+    const file = path.join(gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'tasks', 'T03-HOOKS.md');
+    fs.writeFileSync(file, '---\nextensions:\n  my-policy:\n    checked: true\n---\n# Hook state of task M002-k7q2xz/S02/T03\n');
     const original = fs.readFileSync(file, 'utf8');
     const valid = new Set([original, 0, 1].map((r) => (typeof r === 'string' ? r : setExtensionBlock(original, 'crash', { round: r, payload: (r ? 'a' : 'b').repeat(PAYLOAD) }))));
     const seen = new Map<string, number>();

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterDispatch, dispatchNextUnit, NothingDispatchedError, type DispatchOptions } from '../../src/core/dispatch/dispatch';
+import { NothingDispatchedError } from '../../src/core/dispatch/dispatch';
+import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../../src/core/project/one-shot-dispatch';
 import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/files/gsd-store';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
 import { StateConflictError } from '../../src/core/hooks/engine/hook-state';
@@ -39,6 +40,8 @@ function snapshot(root: string): Map<string, string> {
 
 function withPrefs(root: string, yaml: string): void {
   fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), `---\n${yaml}---\n`);
+  // The sample's own settings file would be read first; these tests set the hooks by gsd_hooks alone.
+  fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true });
 }
 
 /** The sample project with exactly these built-in hooks enabled in its PREFERENCES.md. */
@@ -49,6 +52,8 @@ function sampleWith(...names: string[]): string {
 }
 
 const taskPlan = (root: string, t = 'T03') => path.join(root, '.gsd', 'milestones', 'M002-k7q2xz', 'slices', 'S02', 'tasks', `${t}-PLAN.md`);
+/** The task's hook-state sidecar, beside its plan. */
+const taskHooks = (root: string, t = 'T03') => path.join(path.dirname(taskPlan(root, t)), `${t}-HOOKS.md`);
 
 describe('dispatchNextUnit', () => {
   it('falls back to GSD default dispatch and writes nothing without --apply', async () => {
@@ -80,10 +85,12 @@ describe('dispatchNextUnit', () => {
         await next();
       }),
     ];
+    const plan = fs.readFileSync(taskPlan(root), 'utf8');
     const out = await dispatchNextUnit({ root, builtins, apply: true });
     assert.equal(out.applied, true);
-    const text = fs.readFileSync(taskPlan(root), 'utf8');
-    assert.match(text, /extensions:\n {2}alpha:\n {4}claimed: true\n {2}beta:\n {4}- beta\n {4}- 1\n---\n# T03: rule list with match counts/);
+    const text = fs.readFileSync(taskHooks(root), 'utf8');
+    assert.match(text, /^---\nextensions:\n {2}alpha:\n {4}claimed: true\n {2}beta:\n {4}- beta\n {4}- 1\n---\n# Hook state of task M002-k7q2xz\/S02\/T03\n/);
+    assert.equal(fs.readFileSync(taskPlan(root), 'utf8'), plan, "GSD's task plan is not written");
     const again = await dispatchNextUnit({ root, builtins: [builtin('alpha', async (ctx, next) => {
       assert.deepEqual(ctx.store.get(T03), { claimed: true });
       assert.deepEqual(ctx.state.extensions.alpha, { [T03]: { claimed: true } });
@@ -130,14 +137,15 @@ describe('dispatchNextUnit', () => {
 
   it('keeps an edit another writer saved between our read and our write', async () => {
     const root = sampleWith('alpha');
-    const file = taskPlan(root);
+    const file = taskHooks(root);
+    fs.writeFileSync(file, '---\nextensions:\n  beta:\n    note: kept\n---\n# T03: hook state\n');
     let interfered = false;
     class OtherWriterStore extends NodeGsdStore {
       override commit(gsdDir: string, plan: () => PlannedWrite[]): CommitResult {
         if (!interfered) {
           interfered = true;
-          // The user saves the plan (new frontmatter key, new body line) just before our commit.
-          fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('# T03:', '---\nowner: sam\n---\n# T03:') + 'Edited by hand.\n');
+          // The user saves the sidecar (new frontmatter key, new body line) just before our commit.
+          fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('---\nextensions:', '---\nowner: sam\nextensions:') + 'Edited by hand.\n');
         }
         return super.commit(gsdDir, plan);
       }
@@ -151,12 +159,13 @@ describe('dispatchNextUnit', () => {
     assert.ok(interfered);
     assert.match(text, /owner: sam/);
     assert.match(text, /Edited by hand\./);
+    assert.match(text, /beta:\n {4}note: kept/);
     assert.match(text, /alpha:\n {4}cycle: 1/);
   });
 
   it('refuses to overwrite our own block when someone else changed it meanwhile', async () => {
     const root = sampleWith('review-loop');
-    const file = taskPlan(root, 'T02');
+    const file = taskHooks(root, 'T02');
     const builtins = [builtin('review-loop', async (ctx, next) => {
       ctx.store.get('M002-k7q2xz/S02/T02');
       // Someone edits extensions.review-loop by hand while the chain runs.
@@ -168,16 +177,17 @@ describe('dispatchNextUnit', () => {
     assert.match(fs.readFileSync(file, 'utf8'), /cycle: 4/);
   });
 
-  it('writes our block into a CRLF project and keeps the rest of the file byte-identical', async () => {
+  it('writes slice state to the sidecar in a legacy-named CRLF slice folder, and GSD\'s plan stays byte-identical', async () => {
     const root = copyFixture('legacy-flight-sim');
-    const file = path.join(root, '.gsd', 'milestones', 'M001-FLIGHT-SIM', 'slices', 'S02-CONTROLS', 'S02-CONTROLS-PLAN.md');
+    const dir = path.join(root, '.gsd', 'milestones', 'M001-FLIGHT-SIM', 'slices', 'S02-CONTROLS');
+    const file = path.join(dir, 'S02-CONTROLS-PLAN.md');
     const before = fs.readFileSync(file, 'utf8');
     await dispatchNextUnit({ root, apply: true, builtins: [builtin('h', async (ctx, next) => {
       ctx.store.set('M001/S02', { note: 'slice state' });
       await next();
     })] });
-    const after = fs.readFileSync(file, 'utf8');
-    assert.equal(after, `---\r\nextensions:\r\n  h:\r\n    note: slice state\r\n---\r\n${before}`);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+    assert.match(fs.readFileSync(path.join(dir, 'S02-HOOKS.md'), 'utf8'), /^---\nextensions:\n {2}h:\n {4}note: slice state\n---\n# Hook state of slice M001\/S02\n/);
   });
 
   it('stops a hook that decides the same unit forever (loop guard)', async () => {
@@ -251,7 +261,7 @@ describe('afterDispatch', () => {
     await dispatchNextUnit({ ...options, apply: true });
     const done = await afterDispatch(options);
     assert.deepEqual(seen, [['execute-task', T03, 'default']]);
-    assert.match(fs.readFileSync(taskPlan(root), 'utf8'), /tracker:\n {4}finished: "?2026-11-21T12:00:00.000Z"?/);
+    assert.match(fs.readFileSync(taskHooks(root), 'utf8'), /tracker:\n {4}finished: "?2026-11-21T12:00:00.000Z"?/);
     assert.equal(done.result.completedAt, '2026-11-21T12:00:00.000Z');
     await assert.rejects(afterDispatch(options), /already completed/);
   });

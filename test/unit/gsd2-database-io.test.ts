@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { readGsd2Database, type Gsd2DatabaseRead } from '../../src/core/gsd2-database';
-import { loadNodeSqlite } from '../../src/core/gsd2-database/node-sqlite';
-import { readSnapshot } from '../../src/core/gsd2-database/read-snapshot';
+import { loadNodeSqlite } from '../../src/core/sqlite/node-sqlite';
+import { readSnapshot } from '../../src/core/sqlite/read-only-snapshot';
 import { Gsd2Project, nodeSqlite, skipWithoutSqlite } from './helpers/gsd2-database';
 
 const fingerprint = (file: string): string | null => (fs.existsSync(file) ? `${fs.statSync(file).size}:${crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')}` : null);
@@ -90,19 +90,18 @@ describe('GSD-2 database: reading GSD\'s live database', function () {
       assert.equal(phaseOf(readGsd2Database(p.gsdDir)), 'executing S01 T02');
     });
 
-    it('with GSD not running (no -wal/-shm) leaves gsd.db byte-identical; SQLite leaves an empty -wal and a -shm, which GSD\'s next clean close removes', () => {
+    it('with GSD not running (no -wal/-shm) leaves gsd.db byte-identical and creates no -wal or -shm beside it', () => {
       const p = basic(project());
       p.close(); // GSD's clean close checkpoints and removes gsd.db-wal and gsd.db-shm
-      assert.equal(fs.existsSync(`${p.dbPath}-wal`), false);
+      const wal = `${p.dbPath}-wal`;
+      assert.equal(fs.existsSync(wal), false);
       const before = fingerprint(p.dbPath);
       assert.equal(phaseOf(readGsd2Database(p.gsdDir)), 'executing S01 T01');
       assert.equal(fingerprint(p.dbPath), before);
-      // What node:sqlite's readOnly does here (SQLite 3.5x): a WAL reader needs the WAL index, so it
-      // creates gsd.db-shm and an empty gsd.db-wal, and as a read-only connection it cannot checkpoint,
-      // so it does not delete them on close. Nothing is in them that GSD would read.
-      const wal = `${p.dbPath}-wal`;
-      if (fs.existsSync(wal)) assert.equal(fs.statSync(wal).size, 0);
-      // GSD opening the project again works as usual and tidies them away on its clean close.
+      // A plain read-only open of a WAL database would create gsd.db-shm and an empty gsd.db-wal (a
+      // write into GSD's folder); nothing of ours may be left there.
+      assert.deepEqual(fs.readdirSync(p.gsdDir).filter((n) => n.startsWith('gsd.db')), ['gsd.db']);
+      // GSD opening the project again works as usual, and what it commits is read.
       const gsd = new nodeSqlite!.DatabaseSync(p.dbPath);
       gsd.exec('PRAGMA journal_mode=WAL');
       gsd.prepare("UPDATE tasks SET status = 'complete' WHERE id = 'T01'").run();
@@ -110,6 +109,19 @@ describe('GSD-2 database: reading GSD\'s live database', function () {
       assert.equal(fs.existsSync(wal), false);
       assert.equal(fs.existsSync(`${p.dbPath}-shm`), false);
       assert.equal(phaseOf(readGsd2Database(p.gsdDir)), 'executing S01 T02');
+      assert.deepEqual(fs.readdirSync(p.gsdDir).filter((n) => n.startsWith('gsd.db')), ['gsd.db']);
+    });
+
+    it('GSD starting while nothing had it open: rows it commits to its new WAL are read (the ordinary way, through its -shm)', () => {
+      const p = basic(project());
+      p.close();
+      const gsd = new nodeSqlite!.DatabaseSync(p.dbPath);
+      gsd.exec('PRAGMA journal_mode=WAL');
+      gsd.exec('PRAGMA wal_autocheckpoint = 0');
+      gsd.prepare("UPDATE tasks SET status = 'complete' WHERE id = 'T01'").run();
+      assert.ok(fs.statSync(`${p.dbPath}-wal`).size > 0);
+      assert.equal(phaseOf(readGsd2Database(p.gsdDir)), 'executing S01 T02');
+      gsd.close();
     });
 
     it('after GSD was killed (WAL left with committed rows, no -shm), reads them and leaves gsd.db and gsd.db-wal byte-identical', () => {

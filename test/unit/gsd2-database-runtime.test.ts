@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { readGsd2Database } from '../../src/core/gsd2-database';
-import { loadNodeSqlite } from '../../src/core/gsd2-database/node-sqlite';
+import { loadNodeSqlite } from '../../src/core/sqlite/node-sqlite';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 /** Node ≥ 22.13 (and 23.4+) has node:sqlite without a flag; 22.5–22.12 only with --experimental-sqlite. */

@@ -69,7 +69,7 @@ describe('CompositeHooksProvider', () => {
 describe('DefaultHooksProvider', () => {
   const provider = new DefaultHooksProvider({
     describeProject: () => 'GSD: executing M001/S01/T02',
-    isProtectedPath: (p) => p.includes('.gsd/runtime/gsd-review-loop/'),
+    isProtectedPath: (p) => p.includes('.gsd/gsd-review-loop/'),
   });
 
   it('gives the project state as session context', async () => {
@@ -77,9 +77,9 @@ describe('DefaultHooksProvider', () => {
   });
 
   it('denies writes to our runtime records and lets everything else through', async () => {
-    const denied = await provider.onPreToolUse({ toolName: 'Write', toolInput: { file_path: '/p/.gsd/runtime/gsd-review-loop/dispatch.json' } });
+    const denied = await provider.onPreToolUse({ toolName: 'Write', toolInput: { file_path: '/p/.gsd/gsd-review-loop/dispatch.json' } });
     assert.equal(denied?.permissionDecision, 'deny');
     assert.equal(await provider.onPreToolUse({ toolName: 'Write', toolInput: { file_path: '/p/src/a.ts' } }), null);
-    assert.equal(await provider.onPreToolUse({ toolName: 'Read', toolInput: { file_path: '/p/.gsd/runtime/gsd-review-loop/dispatch.json' } }), null);
+    assert.equal(await provider.onPreToolUse({ toolName: 'Read', toolInput: { file_path: '/p/.gsd/gsd-review-loop/dispatch.json' } }), null);
   });
 });

@@ -1,4 +1,4 @@
-// A dispatch record a repository commits (`.gsd/runtime/gsd-review-loop/dispatch.json`), with a
+// A dispatch record a repository commits (`.gsd/gsd-review-loop/dispatch.json`), with a
 // review in progress whose review file is a path of its choosing. The review guard answers "allow"
 // for the review file, and a PreToolUse "allow" makes Claude Code skip the user's permission prompt:
 // with `reviewPath: ../../home/me/.bashrc` the hook pre-approved the reviewer's write of a file
@@ -7,14 +7,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/dispatch/dispatch';
+import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
 import { reviewLoopHook } from '../../src/core/hooks/builtin/review-loop/review-loop';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
-const RECORD = '.gsd/runtime/gsd-review-loop/dispatch.json';
+const RECORD = '.gsd/gsd-review-loop/dispatch.json';
 const REVIEW = `${TASKS}/T01-CODE-REVIEW.md`;
 
 function project(): string {

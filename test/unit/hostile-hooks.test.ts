@@ -35,6 +35,7 @@ function projectWithHook(source: string, name = 'hostile', extra: Record<string,
   for (const [hook, code] of Object.entries(extra)) write(hook, code);
   const hooks = [name, ...Object.keys(extra)].map((h, i) => `    - name: ${h}\n      source: ${h}\n      priority: ${i + 1}\n`).join('');
   fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), `---\ngsd_hooks:\n  enabled:\n${hooks}    - name: review-loop\n      priority: 10\n---\n`);
+  fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true });
   return root;
 }
 

@@ -1,4 +1,4 @@
-// An intent journal a repository commits (`.gsd/runtime/gsd-review-loop/commit-journal.json`). The
+// An intent journal a repository commits (`.gsd/gsd-review-loop/commit-journal.json`). The
 // next start of any command, even `state`, rolls a journal forward; one the repository wrote made
 // us write GSD's own files (a roadmap rewritten, a PROJECT.md created), which we promise never to do.
 // Only a journal a process of this user wrote (its MAC with the user's secret) is applied.

@@ -5,13 +5,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/dispatch/dispatch';
+import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
 import { withGsdLock } from '../../src/core/files/gsd-lock';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
-const LOCK = '.gsd/runtime/gsd-review-loop/commit.lock';
+const LOCK = '.gsd/gsd-review-loop/commit.lock';
 
 function project(): string {
   return writeTree({
@@ -34,7 +34,7 @@ describe('a write lock planted in the repository', function () {
     const applied = await dispatchNextUnit({ root, apply: true });
     // T01 is done, T02 is not: GSD's next unit is T02's execution.
     assert.deepEqual([applied.decision?.unitType, applied.decision?.unitId], ['execute-task', 'M001/S01/T02']);
-    assert.ok(fs.existsSync(path.join(root, '.gsd/runtime/gsd-review-loop/dispatch.json')), 'the dispatch was not recorded');
+    assert.ok(fs.existsSync(path.join(root, '.gsd/gsd-review-loop/dispatch.json')), 'the dispatch was not recorded');
   });
 
   it('a lock folder dated in the future is taken over like a stale one', () => {

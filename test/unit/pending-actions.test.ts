@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
-import { afterDispatch, dispatchNextUnit } from '../../src/core/dispatch/dispatch';
+import { afterDispatch, dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
@@ -93,9 +93,11 @@ describe('pending actions', () => {
 
   it('records the answered task in its own state when the replan finishes, and moves on', async () => {
     const root = slice([{ id: 'T01', actions: ['Cache fonts'] }]);
+    const plan = fs.readFileSync(path.join(root, S, 'S01-PLAN.md'), 'utf8');
     assert.equal((await dispatchNextUnit({ root, builtins: BUILTIN_HOOKS, apply: true })).decision?.unitType, 'replan-slice');
     await afterDispatch({ root, builtins: BUILTIN_HOOKS });
-    assert.match(fs.readFileSync(path.join(root, S, 'S01-PLAN.md'), 'utf8'), /^---\nextensions:\n {2}pending-actions:\n {4}replannedFor:\n {6}- T01\n---\n/);
+    assert.match(fs.readFileSync(path.join(root, S, 'S01-HOOKS.md'), 'utf8'), /^---\nextensions:\n {2}pending-actions:\n {4}replannedFor:\n {6}- T01\n---\n/);
+    assert.equal(fs.readFileSync(path.join(root, S, 'S01-PLAN.md'), 'utf8'), plan, "GSD's slice plan is not written");
     const after = await next(root);
     assert.deepEqual([after.decision?.unitType, after.decision?.unitId], ['execute-task', 'M001/S01/T09']);
   });

@@ -14,15 +14,17 @@ function project(maxCycles = 5): string {
     '.gsd/PREFERENCES.md': `---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n      options: { max_cycles: ${maxCycles} }\n    - name: pending-actions\n---\n`,
     [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }, { id: 'S02', title: 'Email', depends: ['S01'] }]),
     [`${M}/slices/S01/S01-PLAN.md`]: slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice', done: true }, { id: 'T02', title: 'Attach logo' }, { id: 'T03', title: 'Page numbers' }]),
-    [`${TASKS}/T01-PLAN.md`]: '---\nid: T01\n---\n# T01: Render invoice\n\nRender an invoice to PDF with pdfkit.\n',
+    [`${TASKS}/T01-PLAN.md`]: T01_PLAN,
     [`${TASKS}/T02-PLAN.md`]: '# T02: Attach logo\n',
     [`${TASKS}/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001', { completedAt: '2026-11-20T10:00:00Z' }),
   });
 }
 
-/** The review-loop block of T01-PLAN.md, as it is on disk. */
+const T01_PLAN = '---\nid: T01\n---\n# T01: Render invoice\n\nRender an invoice to PDF with pdfkit.\n';
+
+/** The review-loop block of the task's sidecar T01-HOOKS.md, as it is on disk. */
 function block(root: string): unknown {
-  return (parseFrontmatter(fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8'), 'T01-PLAN.md').data.extensions as Record<string, unknown> | undefined)?.['review-loop'];
+  return (parseFrontmatter(fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8'), 'T01-HOOKS.md').data.extensions as Record<string, unknown> | undefined)?.['review-loop'];
 }
 
 const R = 'milestones/M001/slices/S01/tasks';
@@ -81,6 +83,8 @@ describe('review loop through the CLI (end to end)', function () {
     assert.equal(final.activeReview, undefined);
     assert.deepEqual(final.outcome, { cycles: 2, passed: true, completedAt: done.completedAt });
     assert.equal((final.history as unknown[]).length, 2);
+    // GSD's own task plan was never written: everything went to the sidecar.
+    assert.equal(fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8'), T01_PLAN);
 
     const next = run(root, 'next');
     assert.deepEqual([next.unitType, next.unitId, next.source], ['execute-task', 'M001/S01/T02', 'default']);

@@ -65,9 +65,11 @@ describe('validated state (class 7)', function () {
     assert.notEqual(next.unitType, 'fix-task');
     assert.notEqual(next.unitType, 'review-task');
     assert.match(diagText(next), /review cycle 99 of T01 is past max_cycles 5/);
-    const plan = fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8');
-    assert.match(plan, /passed: false/);
-    assert.match(plan, /Totals are rounded per line/);
+    // The old block moved out of the plan into the sidecar, where the capped outcome is recorded.
+    assert.doesNotMatch(fs.readFileSync(path.join(root, TASKS, 'T01-PLAN.md'), 'utf8'), /extensions/);
+    const sidecar = fs.readFileSync(path.join(root, TASKS, 'T01-HOOKS.md'), 'utf8');
+    assert.match(sidecar, /passed: false/);
+    assert.match(sidecar, /Totals are rounded per line/);
   });
 
   it('deleting activeReview does not restart the count: the loop resumes after the recorded cycles', () => {
@@ -103,7 +105,7 @@ describe('validated state (class 7)', function () {
 
   it('a dispatch record with wrong types: named, and complete/next keep working', () => {
     const root = project('    history: []\n');
-    const runtime = path.join(root, '.gsd', 'runtime', 'gsd-review-loop');
+    const runtime = path.join(root, '.gsd', 'gsd-review-loop');
     fs.mkdirSync(runtime, { recursive: true });
     fs.writeFileSync(path.join(runtime, 'dispatch.json'), JSON.stringify({ current: { unitType: 5, unitId: ['x'] }, history: [null, 'abc'] }));
     const next = run(root, 'next', '--apply');

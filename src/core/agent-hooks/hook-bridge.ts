@@ -3,23 +3,22 @@
 // anything it cannot handle yields no answer (the host then proceeds as usual).
 import * as path from 'node:path';
 import { CompositeHooksProvider } from '../hooks/lifecycle/composite-hooks-provider';
-import { afterDispatch, currentDispatch, dispatchNextUnit, insideGsd, NothingDispatchedError, readConfined, type DispatchOptions } from '../dispatch/dispatch';
+import { insideGsd, NothingDispatchedError, readConfined } from '../dispatch/dispatch';
 import { isWithin, realPathOf } from '../files/confine';
 import { runtimeDir } from '../dispatch/dispatch-record';
 import { ensureRuntimeDir } from '../files/runtime-folder';
-import { deriveStateLazy } from '../state/derive-state';
-import { loadConfiguredHooks, type BuiltinHook } from '../hooks/engine/hook-loader';
+import type { BuiltinHook } from '../hooks/engine/hook-loader';
 import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks/lifecycle/hooks-provider';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject, type GsdProject } from '../state/locate-project';
-import { ProjectFiles } from '../state/project-files';
-import type { GSDState } from '../model/types';
+import { openLocatedProject, type Project } from '../project/open-project';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
 import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
+import { successorStandsAside } from './successor-stand-aside';
 
 export interface BridgeOptions {
   /** The project; default: the payload's `cwd`. */
@@ -57,21 +56,12 @@ export interface BridgeResult {
 const RUNTIME_STATE = 'lifecycle.json';
 
 function makeHost(
-  project: GsdProject,
-  options: BridgeOptions,
+  engine: Project,
   logLines: string[],
   store: GsdStore,
   hookOptions: (hook: string) => Readonly<Record<string, unknown>>,
 ): LifecycleHost {
-  const dispatchOptions: DispatchOptions = {
-    root: project.root,
-    builtins: options.builtins,
-    trusted: options.trusted,
-    store,
-    log: { info: (m) => logLines.push(m), warn: (m) => logLines.push(m) },
-    ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
-  };
-  let state: GSDState | null = null;
+  const project = engine.location;
   const runtimeFile = path.join(runtimeDir(project.gsdDir), RUNTIME_STATE);
   const readRuntime = (): { text: string | null; data: Record<string, unknown> } => {
     const text = store.readText(runtimeFile);
@@ -84,17 +74,14 @@ function makeHost(
   return {
     root: project.root,
     gsdDir: project.gsdDir,
-    state: () => (state ??= deriveStateLazy(project.root, store).state),
-    currentUnit: () => currentDispatch(project.root, store),
-    preview: () => dispatchNextUnit(dispatchOptions),
-    dispatch: async () => {
-      state = null;
-      return dispatchNextUnit({ ...dispatchOptions, apply: true });
-    },
+    // One engine for the whole payload: the state is read once, the hooks loaded once.
+    state: () => engine.state(),
+    currentUnit: () => engine.currentUnit(),
+    preview: () => engine.preview(),
+    dispatch: () => engine.dispatch(),
     complete: async () => {
-      state = null;
       try {
-        return await afterDispatch(dispatchOptions);
+        return await engine.complete();
       } catch (error) {
         if (error instanceof NothingDispatchedError) return null;
         throw error;
@@ -176,6 +163,9 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     project = null;
   }
   if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
+  // GSD's successor runs its own reviews there and only its attempts write: no hook of ours, no log line in .gsd.
+  const aside = successorStandsAside(project.gsdDir);
+  if (aside) return { event: payload.event, output: null, skipped: aside, warnings: [`${payload.event}: ${aside}`] };
   const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
   const home = options.home ?? os.homedir();
   const root = project.root;
@@ -189,14 +179,15 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   // Filled in `finally`, after the result object was made: shared by reference.
   const warnings: string[] = [];
   try {
-    const hooks = await loadConfiguredHooks(new ProjectFiles(store), {
-      gsdDir: project.gsdDir,
+    const engine = openLocatedProject(project, {
+      store,
       builtins: options.builtins,
       trusted: options.trusted,
       log: { info: (m) => logLines.push(m), warn: (m) => logLines.push(m) },
       ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
     });
-    const host = makeHost(project, options, logLines, store, (hook) => hooks.options.get(hook) ?? {});
+    const hooks = await engine.hooks();
+    const host = makeHost(engine, logLines, store, (hook) => hooks.options.get(hook) ?? {});
     const protectedDir = runtimeDir(project.gsdDir);
     const cwd = payload.cwd ?? project.root;
     const provider = new CompositeHooksProvider(

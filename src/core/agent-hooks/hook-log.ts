@@ -1,4 +1,4 @@
-// Every agent-hook invocation, one JSON line each, in `.gsd/runtime/gsd-review-loop/hooks.jsonl`,
+// Every agent-hook invocation, one JSON line each, in `.gsd/gsd-review-loop/hooks.jsonl`,
 // for the review panel's "Recent hook events". Kept small: past 256 KB the older half goes.
 // The bridge runs on every agent step of whoever opens a repository, so the log is confined like
 // everything else: never appended through a link, never rotated through a predictable temp name.

@@ -1,4 +1,4 @@
-// What was dispatched, kept in `.gsd/runtime/gsd-review-loop/dispatch.json`: the unit in flight
+// What was dispatched, kept in `.gsd/gsd-review-loop/dispatch.json`: the unit in flight
 // (for `complete`) and recent history (for the loop guard and the panel).
 import * as path from 'node:path';
 import * as v from 'valibot';

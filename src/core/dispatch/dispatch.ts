@@ -1,11 +1,12 @@
-// dispatchNextUnit: derive state → run the middleware chain → the first hook decision, or GSD's
-// default → loop guard → (with apply) commit the hooks' staged state and record the dispatch.
-// afterDispatch: run the chain again with the finished unit's result, then commit.
+// decideNextUnit: on the project's current state, run the middleware chain → the first hook decision,
+// or GSD's default → loop guard → (with apply) commit the hooks' staged state and record the dispatch.
+// completeDispatchedUnit: run the chain again with the finished unit's result, then commit.
+// The state and the hooks come in a DispatchContext from the project engine (core/project), which
+// keeps both between decisions; nothing here derives state or loads hooks.
 import * as path from 'node:path';
 import { UnreadableFileError } from '../files/bounded-read';
 import { gsdRelative, OutsideGsdError } from '../files/confine';
 import { defaultDecision } from './default-dispatch';
-import { deriveState, freshPartSource, NoProjectError } from '../state/derive-state';
 import { activeUnits } from '../model/find-unit';
 import {
   dispatchLogFile,
@@ -17,28 +18,13 @@ import {
   readDispatchLog,
   type DispatchRecord,
 } from './dispatch-record';
-import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
+import type { LoadedHooks } from '../hooks/engine/hook-loader';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject } from '../state/locate-project';
 import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type HookTrace, type UnitResult } from '../hooks/engine/middleware';
-import { ProjectFiles } from '../state/project-files';
+import type { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
-
-export interface DispatchOptions {
-  /** Any folder inside the project. */
-  root: string;
-  /** Commit hook state and record the dispatch (otherwise nothing is written). */
-  apply?: boolean;
-  store?: GsdStore;
-  signal?: AbortSignal;
-  /** May hook code from the workspace run (VS Code's workspace trust)? Default false. */
-  trusted?: boolean;
-  builtins?: readonly BuiltinHook[];
-  userHooksDir?: string;
-  log?: HookLog;
-  now?: () => Date;
-}
 
 export interface HooksReport {
   loaded: LoadedHooks['loaded'];
@@ -71,13 +57,28 @@ export class NothingDispatchedError extends Error {}
 
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
 
-interface Prepared {
+/**
+ * What one decision runs on: the project's current state (frozen, with every hook's summary in
+ * `extensions`), the loaded hooks, and the store and file cache the hooks' state goes through. The
+ * long-lived project engine (core/project) builds it from state it already has; nothing here reads
+ * the project's state from disk.
+ */
+export interface DispatchContext {
   gsdDir: string;
   store: GsdStore;
   files: ProjectFiles;
   state: DeepReadonly<GSDState>;
   hooks: LoadedHooks;
   diagnostics: Diagnostic[];
+}
+
+/** Per-call options of a decision (the project fixes the rest when it is opened). */
+export interface RunOptions {
+  /** Commit hook state and record the dispatch (otherwise nothing is written). */
+  apply?: boolean;
+  signal?: AbortSignal;
+  log?: HookLog;
+  now?: () => Date;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -101,26 +102,22 @@ function collectUnitState(state: GSDState, hook: string): Record<string, unknown
   return out;
 }
 
-async function prepare(options: DispatchOptions): Promise<Prepared> {
-  const project = locateProject(options.root);
-  if (!project) throw new NoProjectError(options.root);
-  const store = options.store ?? new NodeGsdStore();
-  const files = new ProjectFiles(store);
-  const state = deriveState(project, freshPartSource(files), { lazy: true });
-  const log = options.log ?? silentLog;
-  const builtins = options.builtins ?? [];
-  const hooks = await loadConfiguredHooks(files, {
-    gsdDir: project.gsdDir,
-    builtins,
-    trusted: options.trusted ?? false,
-    log,
-    ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
-  });
+/**
+ * The state as the hooks see it: a copy of the top level with each hook's summary in `extensions`,
+ * frozen (a hook cannot change what the next one, or the panel, reads). The registry below the top
+ * level is shared with `state`, not copied.
+ */
+export function dispatchContext(
+  base: { gsdDir: string; store: GsdStore; files: ProjectFiles },
+  state: GSDState,
+  hooks: LoadedHooks & { diagnostics: Diagnostic[] },
+): DispatchContext {
+  const view: GSDState = { ...state, extensions: { ...state.extensions }, diagnostics: [...state.diagnostics] };
   for (const reg of hooks.registry.ordered()) {
-    state.extensions[reg.name] = reg.summarize ? reg.summarize(state as DeepReadonly<GSDState>) : collectUnitState(state, reg.name);
+    view.extensions[reg.name] = reg.summarize ? reg.summarize(view as DeepReadonly<GSDState>) : collectUnitState(view, reg.name);
   }
-  const diagnostics = [...state.diagnostics, ...hooks.diagnostics.filter((d) => !state.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
-  return { gsdDir: project.gsdDir, store, files, state: deepFreeze(state), hooks, diagnostics };
+  const diagnostics = [...view.diagnostics, ...hooks.diagnostics.filter((d) => !view.diagnostics.some((x) => x.file === d.file && x.message === d.message))];
+  return { ...base, state: deepFreeze(view) as DeepReadonly<GSDState>, hooks, diagnostics };
 }
 
 /**
@@ -159,11 +156,11 @@ function commitNotes(gsdDir: string, notes: string[]): Diagnostic[] {
 }
 
 function chainHost(
-  p: Prepared,
+  p: DispatchContext,
   tx: HookStateTransaction,
   phase: 'dispatch' | 'after',
   result: UnitResult | null,
-  options: DispatchOptions,
+  options: RunOptions,
   diagnostics: Diagnostic[],
 ): ChainHost {
   const log = options.log ?? silentLog;
@@ -204,8 +201,8 @@ function fingerprint(state: DeepReadonly<GSDState>): string {
   });
 }
 
-export async function dispatchNextUnit(options: DispatchOptions): Promise<DispatchOutcome> {
-  const p = await prepare(options);
+/** The next unit on `p`'s state: the chain's decision or GSD's default; with `apply`, committed. */
+export async function decideNextUnit(p: DispatchContext, options: RunOptions = {}): Promise<DispatchOutcome> {
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
   const hookDiagnostics: Diagnostic[] = [];
   const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
@@ -245,8 +242,7 @@ export async function dispatchNextUnit(options: DispatchOptions): Promise<Dispat
  * CodeLens), so `complete` and afterDispatch treat it like any dispatched unit. No hook state is
  * written; `source` says who chose it.
  */
-export async function dispatchUnit(options: DispatchOptions, unit: DispatchDecision): Promise<DispatchOutcome> {
-  const p = await prepare(options);
+export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, options: RunOptions = {}): DispatchOutcome {
   const { diagnostics } = readDispatchLog(p.store, p.gsdDir);
   const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
   new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendDispatch(p.gsdDir, record)]);
@@ -265,14 +261,16 @@ export async function dispatchUnit(options: DispatchOptions, unit: DispatchDecis
 /** The unit recorded as dispatched and not yet completed, if any. */
 export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore()): DispatchRecord | null {
   const project = locateProject(root);
-  if (!project) return null;
-  const { log } = readDispatchLog(store, project.gsdDir);
+  return project ? currentDispatchIn(project.gsdDir, store) : null;
+}
+
+export function currentDispatchIn(gsdDir: string, store: GsdStore): DispatchRecord | null {
+  const { log } = readDispatchLog(store, gsdDir);
   return log.current && !log.current.completedAt ? log.current : null;
 }
 
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
-export async function afterDispatch(options: DispatchOptions): Promise<AfterDispatchOutcome> {
-  const p = await prepare(options);
+export async function completeDispatchedUnit(p: DispatchContext, options: RunOptions = {}): Promise<AfterDispatchOutcome> {
   const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const current = log.current;
   if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');

@@ -12,6 +12,7 @@ import { replaceAtomically, removeStaleTemps } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confine, confinedDir, isWithin } from './confine';
 import { withGsdLock } from './gsd-lock';
+import { RUNTIME_FOLDER } from './runtime-folder';
 import { userSecret } from './user-secret';
 
 export interface PlannedWrite {
@@ -57,7 +58,7 @@ function signedByUs(journal: Journal): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-const RUNTIME = path.join('runtime', 'gsd-review-loop');
+const RUNTIME = RUNTIME_FOLDER;
 const JOURNAL = 'commit-journal.json';
 /** A journal holds every file of one commit; each file is at most MAX_READ_BYTES. */
 const MAX_JOURNAL_BYTES = 32 * 1024 * 1024;

@@ -9,6 +9,7 @@ import type * as LockfileModule from 'proper-lockfile';
 import { processAlive } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confinedDir } from './confine';
+import { ensureRuntimeDir, RUNTIME_FOLDER } from './runtime-folder';
 
 /** A lock whose holder has not refreshed it for this long is taken over (a killed writer). */
 export const LOCK_STALE_MS = 5_000;
@@ -31,7 +32,9 @@ const held = new Map<string, number>();
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export function lockPath(gsdDir: string): string {
-  return path.join(confinedDir(gsdDir, path.join('runtime', 'gsd-review-loop')), 'commit.lock');
+  // Every write of ours takes the lock first, so this is where our folder gets its `.gitignore`.
+  ensureRuntimeDir(gsdDir);
+  return path.join(confinedDir(gsdDir, RUNTIME_FOLDER), 'commit.lock');
 }
 
 function tryLock(lock: string): (() => void) | null {

@@ -45,6 +45,11 @@ export interface GsdStore {
    * the writes; they are committed together or not at all. `plan` throwing writes nothing.
    */
   commit(gsdDir: string, plan: () => PlannedWrite[]): CommitResult;
+  /**
+   * Why a commit would refuse to write this file now (e.g. it has unsaved changes in an editor), or
+   * null. Lets optional writes (moving old hook state) step aside instead of refusing the commit.
+   */
+  refusesWrite?(file: string): string | null;
 }
 
 /** Files above this size are not parsed: GSD's markdown is small, and a huge file is a mistake. */
@@ -92,6 +97,15 @@ export class NodeGsdStore implements GsdStore {
 
   /** Called for each file just before a commit writes it (the extension refuses unsaved editors). */
   protected beforeWrite(_file: string): void {}
+
+  refusesWrite(file: string): string | null {
+    try {
+      this.beforeWrite(file);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
 
   writeIfUnchanged(file: string, text: string, expected: string | null): WriteResult {
     const { gsdDir } = confineInGsd(file);

@@ -1,12 +1,28 @@
-// Our runtime folder (`.gsd/runtime/gsd-review-loop/`: dispatch record, hook log, prompt files)
-// ignores itself: a `.gitignore` of `*` inside it keeps these per-machine files out of the user's
-// commits in any project, whatever the project's own .gitignore says.
+// Our runtime folder, `.gsd/gsd-review-loop/`: dispatch record, hook log, prompt files, answer
+// cache, lifecycle state, the write lock and the commit journal. It ignores itself (a `.gitignore` of
+// `*` inside it), so these per-machine files stay out of the user's commits whatever the project's
+// own .gitignore says.
+//
+// Not `.gsd/runtime/`: that is GSD's own working folder, and its doctor deletes files there. GSD-2
+// (gsd-build/gsd-2 at 76568edc) never lists, writes or cleans a `.gsd/` entry it does not know:
+// its gitignore patterns, doctor checks and worktree skip lists name only its own folders
+// (`runtime/`, `activity/`, `worktrees/`, `journal/`…), its stray-lock cleanup matches `auto *.lock`
+// only, and moving `.gsd` to external storage copies every entry along. `.gsd/extensions/` is out
+// too: GSD imports code there as pi extensions.
+//
+// Records of an older version in `.gsd/runtime/gsd-review-loop/` are moved here once
+// (moveOldRuntimeRecords), before anything reads them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confinedDir } from './confine';
+import { confine, confinedDir, isWithin } from './confine';
+
+/** Our runtime folder, relative to the real `.gsd`. */
+export const RUNTIME_FOLDER = 'gsd-review-loop';
+/** Where versions before the sidecars kept it (GSD's own working folder). */
+export const OLD_RUNTIME_FOLDER = path.join('runtime', 'gsd-review-loop');
 
 export function runtimeDir(gsdDir: string): string {
-  return path.join(gsdDir, 'runtime', 'gsd-review-loop');
+  return path.join(gsdDir, RUNTIME_FOLDER);
 }
 
 const IGNORE_ALL = '# Written by GSD Review Loop: runtime files of this machine, never committed.\n*\n';
@@ -16,7 +32,7 @@ export function ensureRuntimeDir(gsdDir: string): string {
   const dir = runtimeDir(gsdDir);
   try {
     // Confined: a runtime folder (or any folder above it) linked out of `.gsd` is refused, not created through.
-    const real = confinedDir(gsdDir, path.relative(gsdDir, dir));
+    const real = confinedDir(gsdDir, RUNTIME_FOLDER);
     const ignore = path.join(real, '.gitignore');
     // 'wx' is O_CREAT|O_EXCL: two processes starting at once do not both write, and a link planted
     // at the name (even a dangling one) is never written through.
@@ -25,4 +41,64 @@ export function ensureRuntimeDir(gsdDir: string): string {
     // read-only .gsd, a racing writer or a link out of .gsd: the caller's own (confined) write reports what matters
   }
   return dir;
+}
+
+/** Entries of the old folder not worth carrying over: a lock of the old place, caches, temp files. */
+function disposable(name: string): boolean {
+  return name === 'commit.lock' || name === 'commit.lock.owner' || name === 'hook-answers' || (name.startsWith('.') && name.endsWith('.tmp'));
+}
+
+/**
+ * Moves an older version's runtime records from `.gsd/runtime/gsd-review-loop/` into our folder, once.
+ * When our folder does not exist yet, the old one is renamed into place (one step; a dispatch in
+ * flight, an interrupted commit's journal and the hook log all keep working). When both exist,
+ * what our folder lacks is moved in and the rest of the old folder removed. The old folder must be a
+ * real folder inside the real `.gsd`: a link there (out of `.gsd` or not) is left alone and said.
+ * Cheap when there is nothing to move (one failed lstat). Returns notes; never throws.
+ */
+export function moveOldRuntimeRecords(gsdDir: string): string[] {
+  const old = path.join(gsdDir, OLD_RUNTIME_FOLDER);
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(old, { throwIfNoEntry: false });
+  } catch {
+    return [];
+  }
+  if (!stat) return [];
+  try {
+    const root = fs.realpathSync(gsdDir);
+    // `.gsd/runtime` itself is GSD's: if it is a link out of `.gsd`, nothing below it is ours to move.
+    const oldReal = confine(gsdDir, OLD_RUNTIME_FOLDER);
+    if (!stat.isDirectory() || !isWithin(root, oldReal) || oldReal !== path.join(root, OLD_RUNTIME_FOLDER)) {
+      return [`${old} is not a plain folder (a link or a file); old runtime records left where they are`];
+    }
+    const target = path.join(root, RUNTIME_FOLDER);
+    if (!fs.lstatSync(target, { throwIfNoEntry: false })) {
+      try {
+        fs.renameSync(oldReal, target);
+        return [`moved runtime records from ${old} to ${target}`];
+      } catch (error) {
+        // Another process of ours moved it first (then the folder is there now), or a read-only `.gsd`.
+        if (!fs.existsSync(target)) return [`could not move ${old} to ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); left where it is`];
+      }
+    }
+    const real = confinedDir(gsdDir, RUNTIME_FOLDER);
+    const moved: string[] = [];
+    for (const name of fs.readdirSync(oldReal)) {
+      const from = path.join(oldReal, name);
+      const to = path.join(real, name);
+      if (disposable(name) || name === '.gitignore' || fs.lstatSync(to, { throwIfNoEntry: false })) continue;
+      try {
+        fs.renameSync(from, to);
+        moved.push(name);
+      } catch {
+        // left in the old folder, removed with it below
+      }
+    }
+    // What is left is a duplicate of a newer record or a cache; links inside are removed as names.
+    fs.rmSync(oldReal, { recursive: true, force: true });
+    return [`moved runtime records from ${old} to ${real}${moved.length ? ` (${moved.join(', ')})` : ''}; the old folder was removed`];
+  } catch (error) {
+    return [`could not move old runtime records from ${old}: ${(error as Error).message}`];
+  }
 }

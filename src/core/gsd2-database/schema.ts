@@ -3,7 +3,7 @@
 // columns in db-base-schema.ts (`createBaseSchemaObjects`), and the version each column arrived in
 // from db-migration-steps.ts. The version is `MAX(version)` of `schema_version`
 // (db-schema-metadata.ts, `getCurrentSchemaVersion`).
-import type { DatabaseSyncLike } from './node-sqlite';
+import type { DatabaseSyncLike } from '../sqlite/node-sqlite';
 
 /** The newest schema whose meaning we checked. A newer GSD's database may mean other things. */
 export const SUPPORTED_SCHEMA_VERSION = 29;

@@ -10,7 +10,7 @@
 // - gsd-db.ts `getReplanHistory(mid, sid)`: rows of `replan_history` for the slice.
 // Large text columns (plans, summaries, narratives) are never selected.
 import type { Diagnostic } from '../model/types';
-import type { DatabaseSyncLike, SqliteRow, SqliteValue } from './node-sqlite';
+import type { DatabaseSyncLike, SqliteRow, SqliteValue } from '../sqlite/node-sqlite';
 import type { SchemaInfo } from './schema';
 
 export interface MilestoneRow {

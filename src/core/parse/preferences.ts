@@ -29,19 +29,22 @@ function asRecord(v: unknown): Record<string, unknown> | null {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-export function parsePreferences(text: string, file: string): Preferences {
-  const fm = parseFrontmatter(text, file);
-  const diagnostics = [...fm.diagnostics];
-  const block = asRecord(fm.data.gsd_hooks);
-  if (fm.data.gsd_hooks !== undefined && !block) {
-    diagnostics.push({ file, line: 1, severity: 'error', message: 'gsd_hooks must be a mapping with an `enabled` list' });
-  }
+/** The hook settings themselves (`enabled`, `disabled`): the value of `gsd_hooks`, or our settings file. */
+export interface HookSettings {
+  /** null when no `enabled` list is given: the built-in hooks then run with defaults. */
+  hooks: HookPreference[] | null;
+  disabledHooks: string[];
+}
+
+/** Reads `enabled` / `disabled` from a mapping; `where` names it in diagnostics (`gsd_hooks`, the settings file). */
+export function parseHookSettings(block: Record<string, unknown>, where: string, file: string, diagnostics: Diagnostic[]): HookSettings {
   let hooks: HookPreference[] | null = null;
-  if (block && block.enabled !== undefined) {
+  const prefix = where ? `${where}.` : '';
+  if (block.enabled !== undefined) {
     hooks = [];
     const list = Array.isArray(block.enabled) ? block.enabled : [];
     if (!Array.isArray(block.enabled)) {
-      diagnostics.push({ file, line: 1, severity: 'error', message: 'gsd_hooks.enabled must be a list' });
+      diagnostics.push({ file, line: 1, severity: 'error', message: `${prefix}enabled must be a list` });
     }
     for (const item of list) {
       if (typeof item === 'string' && item.trim()) {
@@ -51,11 +54,11 @@ export function parsePreferences(text: string, file: string): Preferences {
       const rec = asRecord(item);
       const name = rec && typeof rec.name === 'string' ? rec.name.trim() : '';
       if (!rec || !name) {
-        diagnostics.push({ file, line: 1, severity: 'error', message: `gsd_hooks.enabled entry ${JSON.stringify(item)} has no name; skipped` });
+        diagnostics.push({ file, line: 1, severity: 'error', message: `${prefix}enabled entry ${JSON.stringify(item)} has no name; skipped` });
         continue;
       }
       if (rec.options !== undefined && rec.options !== null && !asRecord(rec.options)) {
-        diagnostics.push({ file, line: 1, severity: 'warning', message: `gsd_hooks.enabled: options of hook ${name} must be a mapping (key: value); ignored` });
+        diagnostics.push({ file, line: 1, severity: 'warning', message: `${prefix}enabled: options of hook ${name} must be a mapping (key: value); ignored` });
       }
       const hook: HookPreference = { name, options: asRecord(rec.options) ?? {} };
       if (typeof rec.source === 'string' && rec.source.trim()) hook.source = rec.source.trim();
@@ -68,14 +71,25 @@ export function parsePreferences(text: string, file: string): Preferences {
     }
   }
   const disabledHooks: string[] = [];
-  if (block && block.disabled !== undefined && block.disabled !== null) {
-    if (!Array.isArray(block.disabled)) diagnostics.push({ file, line: 1, severity: 'warning', message: 'gsd_hooks.disabled must be a list of hook names; ignored' });
+  if (block.disabled !== undefined && block.disabled !== null) {
+    if (!Array.isArray(block.disabled)) diagnostics.push({ file, line: 1, severity: 'warning', message: `${prefix}disabled must be a list of hook names; ignored` });
     else {
       block.disabled.forEach((item, i) => {
         if (typeof item === 'string' && item.trim()) disabledHooks.push(item.trim());
-        else diagnostics.push({ file, line: 1, severity: 'warning', message: `gsd_hooks.disabled[${i}] is ${JSON.stringify(item)}, not a hook name; ignored` });
+        else diagnostics.push({ file, line: 1, severity: 'warning', message: `${prefix}disabled[${i}] is ${JSON.stringify(item)}, not a hook name; ignored` });
       });
     }
   }
-  return { data: fm.data, hooks, disabledHooks, diagnostics };
+  return { hooks, disabledHooks };
+}
+
+export function parsePreferences(text: string, file: string): Preferences {
+  const fm = parseFrontmatter(text, file);
+  const diagnostics = [...fm.diagnostics];
+  const block = asRecord(fm.data.gsd_hooks);
+  if (fm.data.gsd_hooks !== undefined && !block) {
+    diagnostics.push({ file, line: 1, severity: 'error', message: 'gsd_hooks must be a mapping with an `enabled` list' });
+  }
+  const settings = block ? parseHookSettings(block, 'gsd_hooks', file, diagnostics) : { hooks: null, disabledHooks: [] };
+  return { data: fm.data, hooks: settings.hooks, disabledHooks: settings.disabledHooks, diagnostics };
 }

@@ -6,6 +6,8 @@ import type { DirIndex } from '../files/gsd-layout';
 import type { ProjectFiles } from './project-files';
 import { parseRoadmap, type Roadmap } from '../parse/roadmap';
 import type { Diagnostic } from '../model/types';
+import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
+import { isSidecarName } from './derive-slice';
 
 export interface MilestonePart {
   id: string;
@@ -159,6 +161,17 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
       if (!r.value.empty) part.roadmap = r.value;
       part.extensions = r.value.extensions;
     }
+  }
+  // Hook state lives in the milestone's sidecar; blocks an older version left in the roadmap are
+  // read until they are moved (the sidecar's win).
+  const sidecar = whole && dir.entries.some((e) => e.isFile && isSidecarName(e.name)) ? dir.file(id, SIDECAR_SUFFIX) : null;
+  if (sidecar) {
+    const s = files.parse(sidecar, (text, file) => {
+      const fm = parseFrontmatter(text, file);
+      return { extensions: fmRecord(fm.data, 'extensions'), diagnostics: fm.diagnostics };
+    });
+    diagnostics.push(...s.diagnostics);
+    if (s.value) part.extensions = mergedBlocks(s.value.extensions, part.extensions);
   }
   part.title = part.roadmap?.title || summaryTitle || contextTitle || id;
   return part;

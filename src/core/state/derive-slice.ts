@@ -11,6 +11,7 @@ import { parseTaskSummary } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import type { DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from '../model/types';
+import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
 
 export interface SlicePart {
   sliceId: string;
@@ -65,6 +66,28 @@ function parseTaskPlanFrontmatter(text: string, file: string): TaskPlanState {
     }
   }
   return { extensions, recorded, diagnostics: fm.diagnostics };
+}
+
+/**
+ * Hook state of a unit from its sidecar (`*-HOOKS.md`) and from its own PLAN/ROADMAP, where an older
+ * version kept it until it is moved: per hook the sidecar's block wins (hook-sidecar.ts).
+ */
+function mergedTaskState(sidecar: TaskPlanState | null, plan: TaskPlanState | null): TaskPlanState | null {
+  if (!sidecar) return plan;
+  if (!plan || plan.recorded.length === 0 && Object.keys(plan.extensions).length === 0) return sidecar;
+  const recorded = [...sidecar.recorded, ...plan.recorded.filter((r) => !(r.hook in sidecar.extensions))];
+  return { extensions: mergedBlocks(sidecar.extensions, plan.extensions), recorded, diagnostics: [] };
+}
+
+const SIDECAR_TAIL = `-${SIDECAR_SUFFIX}.md`;
+
+/**
+ * Whether a listed file name is a hook-state sidecar. Exactly as we write it (`T01-HOOKS.md`): this
+ * runs for every entry of every tasks folder of a derive, so no upper-casing, and no lookup index
+ * is built for a name that is missing in most folders.
+ */
+export function isSidecarName(name: string): boolean {
+  return name.length > SIDECAR_TAIL.length && name.endsWith(SIDECAR_TAIL);
 }
 
 const NO_ACTIONS: readonly PendingActionLine[] = [];
@@ -144,6 +167,7 @@ function taskEntry(
   milestoneId: string,
   sliceId: string,
   reviewFiles: ReviewFile[],
+  sidecarName: string | undefined,
   diagnostics: Diagnostic[],
 ): TaskEntry {
   const planName = tasksDir?.fileName(t.id, 'PLAN') ?? null;
@@ -151,6 +175,10 @@ function taskEntry(
   // Only our `extensions` block matters here; task plans without one are not YAML-parsed.
   const planState = planFile ? files.parseEntry(tasksDir!, planName!, planFile, parseTaskPlanFrontmatter) : null;
   if (planState) addAll(diagnostics, planState.diagnostics);
+  const sidecarFile = sidecarName === undefined ? null : tasksDir!.join(sidecarName);
+  const sidecarState = sidecarFile ? files.parseEntry(tasksDir!, sidecarName!, sidecarFile, parseTaskPlanFrontmatter) : null;
+  if (sidecarState) addAll(diagnostics, sidecarState.diagnostics);
+  const hookState = mergedTaskState(sidecarState?.value ?? null, planState?.value ?? null);
   const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
   const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
   const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummary) : null;
@@ -166,8 +194,9 @@ function taskEntry(
   for (const a of s?.pendingActions ?? NO_ACTIONS) {
     pendingActions.push({ text: a.text, source: 'summary', file: summaryFile!, line: a.line, milestoneId, sliceId, taskId: t.id });
   }
-  for (const r of planState?.value?.recorded ?? NO_RECORDED) {
-    pendingActions.push({ text: r.text, source: r.hook, file: planFile!, line: r.line, milestoneId, sliceId, taskId: t.id });
+  for (const r of hookState?.recorded ?? NO_RECORDED) {
+    const file = sidecarState?.value && r.hook in sidecarState.value.extensions ? sidecarFile! : planFile!;
+    pendingActions.push({ text: r.text, source: r.hook, file, line: r.line, milestoneId, sliceId, taskId: t.id });
   }
   // GSD counts a task with a SUMMARY as done, even when its box is unchecked.
   const done = summaryFile !== null || t.done;
@@ -183,7 +212,7 @@ function taskEntry(
     blockerDiscovered: s?.blockerDiscovered ?? false,
     pendingActions,
     reviews: reviewHistory(files, tasksDir, t.id, reviewFiles, diagnostics),
-    extensions: planState?.value?.extensions ?? {},
+    extensions: hookState?.extensions ?? {},
     estimate: t.estimate || undefined,
     verify: t.verify || undefined,
     planFile: planFile ?? undefined,
@@ -225,6 +254,12 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     if (plan.value.title) part.title = plan.value.title;
     part.extensions = plan.value.extensions;
   }
+  const sidecar = dir.entries.some((e) => e.isFile && isSidecarName(e.name)) ? dir.file(sliceId, SIDECAR_SUFFIX) : null;
+  if (sidecar) {
+    const state = files.parse(sidecar, parseTaskPlanFrontmatter);
+    diagnostics.push(...state.diagnostics);
+    if (state.value) part.extensions = mergedBlocks(state.value.extensions, part.extensions);
+  }
 
   const summaryFile = dir.file(sliceId, 'SUMMARY');
   if (summaryFile) part.summaryFile = summaryFile;
@@ -253,7 +288,14 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   if (tasksDir) part.tasksDirEmpty = !tasksDir.entries.some((e) => e.isFile && e.name.toLowerCase().endsWith('.md'));
 
   const reviewsByTask = new Map<string, ReviewFile[]>();
+  const sidecarsByTask = new Map<string, string>();
   for (const e of tasksDir?.entries ?? []) {
+    if (e.isFile && isSidecarName(e.name)) {
+      const id = /^(T\d+)-/i.exec(e.name)?.[1]?.toUpperCase();
+      // `T01-HOOKS.md` itself wins over a descriptive `T01-…-HOOKS.md`.
+      if (id && (!sidecarsByTask.has(id) || e.name.length === id.length + SIDECAR_TAIL.length)) sidecarsByTask.set(id, e.name);
+      continue;
+    }
     const m = e.isFile ? REVIEW_FILE.exec(e.name) : null;
     if (!m) continue;
     const id = m[1].toUpperCase();
@@ -265,7 +307,7 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   const planned = new Set<string>();
   for (const t of plan?.value?.tasks ?? []) {
     planned.add(t.id);
-    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, diagnostics);
+    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, sidecarsByTask.get(t.id), diagnostics);
     part.tasks.push(task);
     for (const a of task.pendingActions) part.pendingActions.push(a);
   }

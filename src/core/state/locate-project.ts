@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recoverInterruptedCommit } from '../files/commit-journal';
 import { registerGsdRoot } from '../files/confine';
+import { moveOldRuntimeRecords } from '../files/runtime-folder';
 
 export interface GsdProject {
   /** The folder that holds `.gsd`. */
@@ -40,7 +41,9 @@ export function locateProject(start: string): GsdProject | null {
     if (isDirectory(candidate)) {
       const gsdDir = fs.realpathSync(candidate);
       registerGsdRoot(gsdDir);
-      // A commit a killed process left half-done is finished before anyone reads the state.
+      // An older version's records (a dispatch in flight, a journal) move to our folder first; then a
+      // commit a killed process left half-done is finished before anyone reads the state.
+      moveOldRuntimeRecords(gsdDir);
       recoverInterruptedCommit(gsdDir);
       return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
     }

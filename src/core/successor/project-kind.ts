@@ -14,7 +14,7 @@ import { confineRegularFile } from '../files/confine';
 import type { Diagnostic } from '../model/types';
 import { nodeSqliteAvailability, readDatabase } from './read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
-import { readSqliteHeader } from './sqlite-header';
+import { readSqliteHeader } from '../sqlite/sqlite-header';
 
 export type ProjectKind = 'markdown' | 'gsd2-database' | 'successor';
 

@@ -87,6 +87,10 @@ module.exports = function (api) {
 };\n`);
     const prefs = path.join(gsdDir, 'PREFERENCES.md');
     const original = fs.existsSync(prefs) ? fs.readFileSync(prefs, 'utf8') : null;
+    // Our settings file is read before gsd_hooks: set aside while this test sets the hooks there.
+    const settings = path.join(gsdDir, 'gsd-review-loop.yaml');
+    const originalSettings = fs.existsSync(settings) ? fs.readFileSync(settings, 'utf8') : null;
+    fs.rmSync(settings, { force: true });
     fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: my-policy\n      source: my-policy\n---\n');
     try {
       await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Global);
@@ -98,6 +102,8 @@ module.exports = function (api) {
     } finally {
       if (original === null) fs.rmSync(prefs, { force: true });
       else fs.writeFileSync(prefs, original);
+      if (originalSettings === null) fs.rmSync(settings, { force: true });
+      else fs.writeFileSync(settings, originalSettings);
       fs.rmSync(path.join(gsdDir, 'extensions'), { recursive: true, force: true });
     }
   });

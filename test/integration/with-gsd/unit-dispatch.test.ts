@@ -96,15 +96,15 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await config().update('dispatch.terminalCommand', `cat {promptFile} > '${out}'`, vscode.ConfigurationTarget.Workspace);
     const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
     const promptFile = result.target!.promptFile!;
-    assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'runtime')), promptFile);
+    assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'gsd-review-loop')), promptFile);
     await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
     assert.equal(fs.readFileSync(out, 'utf8'), result.outcome!.decision!.prompt);
     result.target!.terminal!.dispose();
     await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
   });
 
-  it('refuses to dispatch while a GSD file has unsaved changes, and writes nothing', async () => {
-    const plan = path.join(tasks, 'T02-PLAN.md');
+  it('refuses to dispatch while a file it would write (the task\'s hook state) has unsaved changes, and writes nothing', async () => {
+    const plan = path.join(tasks, 'T02-HOOKS.md');
     const before = fs.readFileSync(plan, 'utf8');
     const doc = await vscode.workspace.openTextDocument(plan);
     await vscode.window.showTextDocument(doc);

@@ -1,4 +1,4 @@
-// Child process for the crash test: commits hook state to one task plan in a loop, alternating two
+// Child process for the crash test: commits hook state to one task's sidecar in a loop, alternating two
 // large values, until it is killed. Prints "ready" after its first commit.
 import { NodeGsdStore } from '../../../src/core/files/gsd-store';
 import { HookStateTransaction } from '../../../src/core/hooks/engine/hook-state';

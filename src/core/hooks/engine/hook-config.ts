@@ -1,7 +1,10 @@
-// Which hooks run: `gsd_hooks.enabled` in `.gsd/PREFERENCES.md`, or every built-in hook when the
-// file names none. Built-in hooks are named without `source`; user hooks name their folder.
+// Which hooks run: `enabled` in our settings file `.gsd/gsd-review-loop.yaml` (settings-file.ts),
+// else `gsd_hooks.enabled` in `.gsd/PREFERENCES.md`, else every built-in hook. Built-in hooks are
+// named without `source`; user hooks name their folder.
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parsePreferences, type HookPreference } from '../../parse/preferences';
+import { parseSettingsFile, SETTINGS_FILE } from './settings-file';
 import type { ProjectFiles } from '../../state/project-files';
 import type { Diagnostic } from '../../model/types';
 
@@ -23,12 +26,33 @@ export function preferencesFile(files: ProjectFiles, gsdDir: string): string | n
   return entry ? path.join(gsdDir, entry.name) : null;
 }
 
+/** Our settings file when it exists (a cached folder listing, no extra read when it does not). */
+export function ourSettingsFile(files: ProjectFiles, gsdDir: string): string | null {
+  return files.dir(gsdDir)?.entries.some((e) => e.isFile && e.name === SETTINGS_FILE) ? path.join(gsdDir, SETTINGS_FILE) : null;
+}
+
 export function readHookConfig(files: ProjectFiles, gsdDir: string, builtinNames: readonly string[]): HookConfig {
-  const file = preferencesFile(files, gsdDir);
-  const prefs = file ? files.parse(file, parsePreferences) : null;
+  const prefsFile = preferencesFile(files, gsdDir);
+  const prefs = prefsFile ? files.parse(prefsFile, parsePreferences) : null;
   const diagnostics = [...(prefs?.diagnostics ?? [])];
-  const listed: HookPreference[] | null = prefs?.value?.hooks ?? null;
-  const disabled = new Set(prefs?.value?.disabledHooks ?? []);
+  const ours = ourSettingsFile(files, gsdDir);
+  const settings = ours ? files.parse(ours, parseSettingsFile) : null;
+  if (settings) diagnostics.push(...settings.diagnostics);
+  let listed: HookPreference[] | null = prefs?.value?.hooks ?? null;
+  let disabledList = prefs?.value?.disabledHooks ?? [];
+  let file = prefsFile;
+  if (settings?.value && !settings.value.broken) {
+    const gsdHooks = prefs?.value?.data.gsd_hooks;
+    if (gsdHooks !== undefined && (!isDeepStrictEqual(listed, settings.value.hooks) || !isDeepStrictEqual(disabledList, settings.value.disabledHooks))) {
+      diagnostics.push({ file: prefsFile!, severity: 'warning', message: `gsd_hooks here differs from ${SETTINGS_FILE}, which is the one used; edit that file (GSD drops gsd_hooks when it saves its preferences)` });
+    }
+    listed = settings.value.hooks;
+    disabledList = settings.value.disabledHooks;
+    file = ours;
+  } else if (settings?.value?.broken) {
+    diagnostics.push({ file: ours!, severity: 'error', message: `not used until it is fixed; ${prefs?.value?.hooks || prefs?.value?.disabledHooks.length ? 'gsd_hooks in PREFERENCES.md' : 'the built-in hooks with their defaults'} in the meantime` });
+  }
+  const disabled = new Set(disabledList);
   const entries: HookPreference[] = listed ?? builtinNames.map((name) => ({ name, options: {} }));
   const hooks: EnabledHook[] = [];
   for (const p of entries) {

@@ -26,7 +26,7 @@ export interface LifecycleHost {
   readGsdFile(relativePath: string): string | null;
   /** Creates a file inside `.gsd` atomically; false when it already exists. Never overwrites. */
   createGsdFile(relativePath: string, text: string): boolean;
-  /** Small JSON state of the bridge itself, kept under `.gsd/runtime/`. */
+  /** Small JSON state of the bridge itself, kept in our runtime folder (`.gsd/gsd-review-loop/`). */
   runtimeGet<T>(key: string): T | undefined;
   runtimeSet(key: string, value: unknown): void;
   /** A hook's options from PREFERENCES.md. */

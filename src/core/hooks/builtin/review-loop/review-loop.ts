@@ -10,7 +10,8 @@ import type { BuiltinHook } from '../../engine/hook-loader';
 import type { DeepReadonly, GSDMiddleware, MiddlewareContext, UnitDecision } from '../../engine/middleware';
 import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from '../../../model/types';
 import { ReviewLoopProvider } from './review-loop-provider';
-import { FIX_TASK, issueLines, render, REVIEW_TASK } from './review-prompts';
+import { FIX_TASK, issueLines, render, REVIEW_TASK, summaryUpdate } from './review-prompts';
+import { promptContextOf, recordsThroughWorkflowTools } from '../../../prompts/prompt-context';
 import {
   REVIEW_LOOP,
   summarizeReviewLoop,
@@ -175,7 +176,7 @@ function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
     lastReviewPath: active.lastReviewPath ? `.gsd/${active.lastReviewPath}` : '(missing)',
     issues: issueLines(last?.openIssues ?? []),
     verify: t.task.verify ?? 'its Verify command',
-    taskSummaryPath: taskFile(t, 'SUMMARY', t.task.summaryFile),
+    summaryUpdate: summaryUpdate(taskFile(t, 'SUMMARY', t.task.summaryFile), recordsThroughWorkflowTools(promptContextOf(t.state))),
   });
   return {
     unitType: 'fix-task',

@@ -1,5 +1,6 @@
-// One consistent, read-only look at GSD's database. GSD writes `.gsd/gsd.db` from its own long-lived
-// connection, so our reader must never be the one that migrates, checkpoints or writes it:
+// One consistent, read-only look at GSD's database, shared by every reader of `gsd.db` (GSD-2's and
+// the successor's). GSD writes it from its own long-lived connection, so we must never be the one
+// that migrates, checkpoints or writes it, nor leave a file of ours beside it:
 // - the connection is opened read-only (SQLITE_OPEN_READONLY) and also set `query_only`;
 // - every query of one read runs inside one short `BEGIN … COMMIT`, so all rows come from the same
 //   WAL snapshot (a task list that matches its slice list) and the read lock is held for milliseconds;
@@ -7,14 +8,19 @@
 //   uses journal_mode=DELETE, or a WAL recovery in progress) is retried a few times with a short
 //   backoff, so the total wait stays bounded.
 // A read-only connection cannot checkpoint, so closing it never folds or deletes GSD's WAL.
-// What node:sqlite's `readOnly` does with GSD's side files (SQLite 3.5x, checked by the tests):
+// What a read-only open does with GSD's side files (SQLite 3.5x, checked by the tests):
 // - GSD running (`gsd.db-wal`, `gsd.db-shm` present): gsd.db and -wal stay byte-identical; -shm is
 //   SQLite's shared WAL index, in which every reader (GSD's own included) sets its read mark, so its
 //   bytes may change and its size does not;
-// - GSD closed cleanly (no -wal, no -shm): SQLite creates a 32 KiB -shm and an empty -wal and, being
-//   read-only, leaves them; GSD's next session uses them as usual and removes them on its clean close;
+// - GSD closed cleanly (a WAL database with no -wal): a plain read-only open would create an empty
+//   -wal and a 32 KiB -shm and leave them. So it is opened `immutable=1` instead (no locks, no side
+//   files), and should a -wal appear meanwhile (GSD started), the read is done once more the ordinary
+//   way, which then uses GSD's own -wal and -shm;
 // - GSD killed (-wal with committed rows, no -shm): the index is rebuilt in a new -shm, the rows in
 //   the WAL are read, gsd.db and -wal stay byte-identical (a writable connection would fold them in).
+import * as fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { readSqliteHeader } from './sqlite-header';
 import type { DatabaseSyncLike, NodeSqlite } from './node-sqlite';
 
 export interface SnapshotOptions {
@@ -58,6 +64,27 @@ function closeQuietly(db: DatabaseSyncLike | null): void {
   }
 }
 
+/**
+ * Opens `dbPath` read-only; `immutable` (a WAL database nobody has open) creates no side files. A
+ * runtime whose node:sqlite takes no URL gets the ordinary read-only open.
+ */
+function openReadOnly(sqlite: NodeSqlite, dbPath: string, immutable: boolean): DatabaseSyncLike {
+  const options = { readOnly: true, enableForeignKeyConstraints: false };
+  if (immutable) {
+    try {
+      return new sqlite.DatabaseSync(new URL(`${pathToFileURL(dbPath).href}?immutable=1`), options);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+    }
+  }
+  return new sqlite.DatabaseSync(dbPath, options);
+}
+
+/** A WAL database with no `-wal` beside it: no GSD process has it open. */
+function closedWalDatabase(dbPath: string): boolean {
+  return readSqliteHeader(dbPath)?.wal === true && !fs.existsSync(`${dbPath}-wal`);
+}
+
 /** Runs `read` against `dbPath` in one read transaction of a read-only connection. Never throws. */
 export function readSnapshot<T>(
   sqlite: NodeSqlite,
@@ -76,8 +103,9 @@ export function readSnapshot<T>(
     }
     let db: DatabaseSyncLike | null = null;
     let inTransaction = false;
+    const immutable = closedWalDatabase(dbPath);
     try {
-      db = new sqlite.DatabaseSync(dbPath, { readOnly: true, enableForeignKeyConstraints: false });
+      db = openReadOnly(sqlite, dbPath, immutable);
       // A connection setting, not a write; the `timeout` option would do the same only from Node 22.16.
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeout))}`);
       db.exec('PRAGMA query_only = 1');
@@ -86,6 +114,13 @@ export function readSnapshot<T>(
       const value = read(db);
       db.exec('COMMIT');
       inTransaction = false;
+      // Read without locks, and GSD opened the database meanwhile: read again, the ordinary way.
+      if (immutable && fs.existsSync(`${dbPath}-wal`)) {
+        closeQuietly(db);
+        db = null;
+        const again = readSnapshot(sqlite, dbPath, read, { ...options, attempts: attempts - attempt + 1 });
+        return again.ok ? { ...again, attempts: attempt - 1 + again.attempts } : again;
+      }
       return { ok: true, value, attempts: attempt };
     } catch (err) {
       last = err;

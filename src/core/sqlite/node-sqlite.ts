@@ -1,4 +1,4 @@
-// Node's built-in SQLite (`node:sqlite`, Node ≥ 22.5), loaded only when a GSD-2 database is read, so
+// Node's built-in SQLite (`node:sqlite`, Node ≥ 22.5), loaded only when a GSD database is read, so
 // the module costs nothing where it is unused. Only a real SQLite that reads the WAL sees what GSD has
 // committed (GSD keeps its connection open and rarely checkpoints), so there is no fallback library:
 // where the runtime has no `node:sqlite` the caller gets one line saying so.
@@ -28,7 +28,7 @@ export interface DatabaseSyncOptions {
 }
 
 export interface NodeSqlite {
-  DatabaseSync: new (path: string, options?: DatabaseSyncOptions) => DatabaseSyncLike;
+  DatabaseSync: new (path: string | URL, options?: DatabaseSyncOptions) => DatabaseSyncLike;
 }
 
 export type NodeSqliteLoad = { sqlite: NodeSqlite } | { unavailable: string };

@@ -1,0 +1,102 @@
+// The project's hooks, loaded once and kept: loaded again only when PREFERENCES.md or a hook folder
+// under `.gsd/extensions/` changed (told through `changed`), when a user-level hook's entry file
+// changed on disk (checked by its time and size: that folder is outside what the watcher sees), or
+// when the workspace's trust changed. The loader itself (hooks/engine/hook-loader.ts) is unchanged.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
+import type { HookLog } from '../hooks/engine/middleware';
+import type { Diagnostic } from '../model/types';
+import type { ProjectFiles } from '../state/project-files';
+
+export type ProjectHooks = LoadedHooks & { diagnostics: Diagnostic[] };
+
+export interface HookSettings {
+  builtins: readonly BuiltinHook[];
+  /** May code from the workspace run? A function when it can change (VS Code's workspace trust). */
+  trusted: boolean | (() => boolean);
+  userHooksDir?: string;
+  log: HookLog;
+}
+
+function stampOf(file: string): string {
+  try {
+    const s = fs.statSync(file);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Whether a changed path is one the hooks depend on: the preferences, or a hook folder in the workspace. */
+export function affectsHooks(gsdDir: string, changedPath: string): boolean {
+  const rel = path.relative(gsdDir, changedPath);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  const [first] = rel.split(path.sep);
+  return first.toUpperCase() === 'PREFERENCES.MD' || first === 'extensions';
+}
+
+export class HookCache {
+  private loading: Promise<ProjectHooks> | null = null;
+  private trustedWhenLoaded = false;
+  /** Time and size of each user hook's entry file when it was loaded. */
+  private entryStamps: Array<[string, string]> = [];
+  /** How many times the hooks were loaded (tests, the log). */
+  loads = 0;
+
+  constructor(
+    private readonly gsdDir: string,
+    private readonly files: () => ProjectFiles,
+    private readonly settings: HookSettings,
+  ) {}
+
+  private trusted(): boolean {
+    const t = this.settings.trusted;
+    return typeof t === 'function' ? t() : t;
+  }
+
+  private stale(): boolean {
+    if (this.trustedWhenLoaded !== this.trusted()) return true;
+    return this.entryStamps.some(([file, stamp]) => stampOf(file) !== stamp);
+  }
+
+  get(): Promise<ProjectHooks> {
+    if (this.loading && !this.stale()) return this.loading;
+    const trusted = this.trusted();
+    this.trustedWhenLoaded = trusted;
+    this.entryStamps = [];
+    this.loads++;
+    const loading = loadConfiguredHooks(this.files(), {
+      gsdDir: this.gsdDir,
+      builtins: this.settings.builtins,
+      trusted,
+      log: this.settings.log,
+      ...(this.settings.userHooksDir ? { userHooksDir: this.settings.userHooksDir } : {}),
+    }).then(
+      (hooks) => {
+        if (this.loading === loading) this.entryStamps = hooks.loaded.filter((h) => h.from).map((h) => [h.from!, stampOf(h.from!)]);
+        return hooks;
+      },
+      (error: unknown) => {
+        // Never kept: the next call tries again.
+        if (this.loading === loading) this.loading = null;
+        throw error;
+      },
+    );
+    this.loading = loading;
+    return loading;
+  }
+
+  /** Drops the loaded hooks when one of the paths is theirs; true when it did. */
+  changed(paths: readonly string[]): boolean {
+    // A loaded user hook's own folder counts too, wherever the loader found it.
+    const dirs = this.entryStamps.map(([file]) => path.dirname(file) + path.sep);
+    if (!paths.some((p) => affectsHooks(this.gsdDir, p) || dirs.some((d) => p.startsWith(d)))) return false;
+    this.loading = null;
+    return true;
+  }
+
+  reset(): void {
+    this.loading = null;
+  }
+}

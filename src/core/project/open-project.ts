@@ -1,0 +1,281 @@
+// One long-lived engine per GSD project, shared by the extension, the CLI and the agent-hook bridge:
+// the current state (from the source the project's kind calls for), what changed on disk, the hooks
+// (loaded once), and every decision made on that state: preview, dispatch, complete. The extension
+// keeps one per workspace project and tells it what the watcher saw; the CLI and the hook bridge open
+// one per process, which reads lazily and only once.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  completeDispatchedUnit,
+  currentDispatchIn,
+  decideNextUnit,
+  dispatchContext,
+  recordChosenUnit,
+  type AfterDispatchOutcome,
+  type DispatchContext,
+  type DispatchOutcome,
+  type RunOptions,
+} from '../dispatch/dispatch';
+import type { DispatchRecord } from '../dispatch/dispatch-record';
+import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import type { NodeSqliteLoad } from '../sqlite/node-sqlite';
+import type { BuiltinHook } from '../hooks/engine/hook-loader';
+import type { DispatchDecision, HookLog } from '../hooks/engine/middleware';
+import { HookRegistry } from '../hooks/engine/middleware';
+import { NoProjectError } from '../state/derive-state';
+import { locateProject, type GsdProject } from '../state/locate-project';
+import type { ProjectFiles } from '../state/project-files';
+import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../successor/project-kind';
+import { Gsd2DatabaseSource } from './gsd2-database-source';
+import { HookCache, type ProjectHooks } from './hook-cache';
+import { MarkdownSource, type MarkdownReading } from './markdown-source';
+import type { ProjectState, StateSource, StateSourceInfo } from './state-source';
+import { SuccessorSource } from './successor-source';
+
+export interface OpenProjectOptions {
+  /** The door to `.gsd` (the extension's refuses to write under an unsaved editor). */
+  store?: GsdStore;
+  builtins?: readonly BuiltinHook[];
+  /** May hook code from the workspace run? A function when it can change (VS Code's workspace trust). */
+  trusted?: boolean | (() => boolean);
+  userHooksDir?: string;
+  /** Where the hooks' loading and chatter goes (per call, `RunOptions.log` overrides it). */
+  log?: HookLog;
+  now?: () => Date;
+  /**
+   * How the markdown is read: `incremental` (a StateIndex: the extension), `lazy` (only what the
+   * active unit needs: the CLI's default) or `full` (`state --full`). Default `lazy`.
+   */
+  reading?: MarkdownReading;
+  /** Where `node:sqlite` comes from (tests stand in a runtime without it). */
+  loadSqlite?: () => NodeSqliteLoad;
+}
+
+export class ReadOnlyProjectError extends Error {}
+
+export interface Project {
+  readonly location: GsdProject;
+  readonly root: string;
+  readonly gsdDir: string;
+  readonly store: GsdStore;
+  /** The `.gsd` file cache the state source and the hooks share. */
+  readonly files: ProjectFiles;
+  /** The project's kind and why (re-detected when gsd.db, `phases/` or `.compat.json` come or go). */
+  kind(): ProjectKindReport;
+  /** Where the current state comes from (reads the state if it was not read yet: a fallback is known only then). */
+  source(): StateSourceInfo;
+  /** True for a successor project: nothing of it is written, no hook runs, no unit is dispatched. */
+  readonly readOnly: boolean;
+  /** The current state; the same object until something it depends on changed. */
+  state(): ProjectState;
+  /** Tell the engine what changed on disk (absolute paths); true when the state will be read again. */
+  changed(paths: readonly string[]): boolean;
+  /** Forget everything read and loaded (the Refresh command). */
+  reset(): void;
+  /** The hook registry, lifecycle providers and their options; loaded once (see hook-cache.ts). */
+  hooks(): Promise<ProjectHooks>;
+  /** What Next Unit would dispatch now, on the current state, writing nothing. */
+  preview(options?: RunOptions): Promise<DispatchOutcome>;
+  /** Decides and records the next unit, committing the hooks' state. */
+  dispatch(options?: RunOptions): Promise<DispatchOutcome>;
+  /** Records a unit the user chose (e.g. "Replan slice" on a Known Issues CodeLens). */
+  dispatchUnit(unit: DispatchDecision, options?: RunOptions): Promise<DispatchOutcome>;
+  /** Processes the recorded unit's result (afterDispatch). Throws NothingDispatchedError when none waits. */
+  complete(options?: RunOptions): Promise<AfterDispatchOutcome>;
+  /** The unit recorded as dispatched and not yet completed. */
+  currentUnit(): DispatchRecord | null;
+}
+
+const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
+
+function exists(p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What detection looked at, so a change that cannot alter the kind costs no second detection. */
+function kindInputs(gsdDir: string): string {
+  return [DATABASE_FILE, PHASES_DIR, COMPAT_MARKER].map((n) => (exists(path.join(gsdDir, n)) ? '1' : '0')).join('');
+}
+
+function noHooks(): ProjectHooks {
+  return { registry: new HookRegistry(), providers: [], options: new Map(), loaded: [], skipped: [], diagnostics: [] };
+}
+
+class ProjectEngine implements Project {
+  readonly root: string;
+  readonly gsdDir: string;
+  readonly store: GsdStore;
+  private readonly reading: MarkdownReading;
+  private detection!: ProjectKindReport;
+  private inputs = '';
+  private recheckKind = false;
+  private src!: StateSource;
+  private readonly hookCache: HookCache;
+  private shown: { from: object; state: ProjectState } | null = null;
+  private context: { state: object; hooks: ProjectHooks; ctx: DispatchContext } | null = null;
+
+  constructor(
+    readonly location: GsdProject,
+    private readonly options: OpenProjectOptions,
+  ) {
+    this.root = location.root;
+    this.gsdDir = location.gsdDir;
+    this.store = options.store ?? new NodeGsdStore();
+    this.reading = options.reading ?? 'lazy';
+    this.detect();
+    this.hookCache = new HookCache(this.gsdDir, () => this.src.files, {
+      builtins: options.builtins ?? [],
+      trusted: options.trusted ?? false,
+      log: options.log ?? silentLog,
+      ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+    });
+  }
+
+  private detect(): void {
+    const sqliteMissing = this.options.loadSqlite && 'unavailable' in this.options.loadSqlite();
+    this.inputs = kindInputs(this.gsdDir);
+    this.detection = detectProjectKind(this.gsdDir, sqliteMissing ? { sqlite: 'off' } : {});
+    const at = { root: this.root, gsdDir: this.gsdDir };
+    switch (this.detection.kind) {
+      case 'gsd2-database':
+        this.src = new Gsd2DatabaseSource(at, this.store, this.reading, this.options.loadSqlite ? { loadSqlite: this.options.loadSqlite } : {});
+        break;
+      case 'successor':
+        this.src = new SuccessorSource(at, this.store, sqliteMissing ? { sqlite: 'off' } : {});
+        break;
+      default:
+        this.src = new MarkdownSource(at, this.store, this.reading);
+    }
+    this.shown = null;
+    this.context = null;
+  }
+
+  get files(): ProjectFiles {
+    return this.src.files;
+  }
+
+  get readOnly(): boolean {
+    return this.src.info.readOnly;
+  }
+
+  kind(): ProjectKindReport {
+    this.checkKind();
+    return this.detection;
+  }
+
+  source(): StateSourceInfo {
+    return this.state().source;
+  }
+
+  private checkKind(): void {
+    if (!this.recheckKind) return;
+    this.recheckKind = false;
+    if (kindInputs(this.gsdDir) !== this.inputs) this.detect();
+  }
+
+  state(): ProjectState {
+    this.checkKind();
+    const raw = this.src.state();
+    if (this.shown?.from === raw) return this.shown.state;
+    const info = this.src.info;
+    const state: ProjectState = { ...raw, source: info, readOnly: info.readOnly, projectKind: info.projectKind };
+    this.shown = { from: raw, state };
+    return state;
+  }
+
+  changed(paths: readonly string[]): boolean {
+    if (paths.length === 0) return false;
+    const top = new Set([DATABASE_FILE, PHASES_DIR, COMPAT_MARKER]);
+    if (paths.some((p) => path.dirname(p) === this.gsdDir && top.has(path.basename(p)))) this.recheckKind = true;
+    this.hookCache.changed(paths);
+    return this.src.changed(paths);
+  }
+
+  reset(): void {
+    this.src.reset();
+    this.hookCache.reset();
+    this.detect();
+  }
+
+  hooks(): Promise<ProjectHooks> {
+    // Nothing of a read-only project's runs: our hooks would decide and write there.
+    return this.readOnly ? Promise.resolve(noHooks()) : this.hookCache.get();
+  }
+
+  /** The state and hooks a decision runs on: built once per state and hook set, not per call. */
+  private async dispatchContext(): Promise<DispatchContext> {
+    const hooks = await this.hooks();
+    const state = this.state();
+    if (this.context && this.context.state === state && this.context.hooks === hooks) return this.context.ctx;
+    const ctx = dispatchContext({ gsdDir: this.gsdDir, store: this.store, files: this.src.files }, state, hooks);
+    this.context = { state, hooks, ctx };
+    return ctx;
+  }
+
+  private run(options: RunOptions): RunOptions {
+    return { log: this.options.log ?? silentLog, ...(this.options.now ? { now: this.options.now } : {}), ...options };
+  }
+
+  private refuseWrite(what: string): void {
+    if (this.readOnly) throw new ReadOnlyProjectError(`${what}: this is a ${this.src.info.label} project; only GSD itself records progress there`);
+  }
+
+  async preview(options: RunOptions = {}): Promise<DispatchOutcome> {
+    if (this.readOnly) {
+      const s = this.state();
+      return {
+        decision: null,
+        phase: s.phase,
+        blocker: `read-only project (${s.source.label}): GSD itself decides and records its units`,
+        nextAction: s.nextAction,
+        hooks: { loaded: [], skipped: [], trace: [], ignoredDecisions: [] },
+        written: [],
+        applied: false,
+        diagnostics: s.diagnostics,
+      };
+    }
+    return decideNextUnit(await this.dispatchContext(), this.run({ ...options, apply: false }));
+  }
+
+  async dispatch(options: RunOptions = {}): Promise<DispatchOutcome> {
+    this.refuseWrite('nothing is dispatched');
+    const out = await decideNextUnit(await this.dispatchContext(), this.run({ ...options, apply: true }));
+    this.changed(out.written);
+    return out;
+  }
+
+  async dispatchUnit(unit: DispatchDecision, options: RunOptions = {}): Promise<DispatchOutcome> {
+    this.refuseWrite('nothing is dispatched');
+    const out = recordChosenUnit(await this.dispatchContext(), unit, this.run(options));
+    this.changed(out.written);
+    return out;
+  }
+
+  async complete(options: RunOptions = {}): Promise<AfterDispatchOutcome> {
+    this.refuseWrite('nothing is completed');
+    const out = await completeDispatchedUnit(await this.dispatchContext(), this.run(options));
+    this.changed(out.written);
+    return out;
+  }
+
+  currentUnit(): DispatchRecord | null {
+    return this.readOnly ? null : currentDispatchIn(this.gsdDir, this.store);
+  }
+}
+
+/** Opens the project `root` belongs to (the nearest `.gsd` at or above it). Throws NoProjectError. */
+export function openProject(root: string, options: OpenProjectOptions = {}): Project {
+  const location = locateProject(root);
+  if (!location) throw new NoProjectError(root);
+  return new ProjectEngine(location, options);
+}
+
+/** The same, for a project already located (the extension locates its workspace folders itself). */
+export function openLocatedProject(location: GsdProject, options: OpenProjectOptions = {}): Project {
+  return new ProjectEngine(location, options);
+}

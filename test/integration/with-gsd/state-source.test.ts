@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { activateExtension } from '../helpers/extension';
+import { captureWorkbench } from '../helpers/workbench';
+import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
+
+/**
+ * The first 100 bytes of an SQLite file in WAL mode as the documented format lays them out
+ * (https://www.sqlite.org/fileformat.html), unstamped (GSD-2, not the successor): enough for
+ * detection, not a readable database, so on any runtime the state falls back to the markdown.
+ */
+function sqliteHeaderOnly(): Buffer {
+  const b = Buffer.alloc(4096);
+  b.write('SQLite format 3\0', 0, 'latin1');
+  b.writeUInt16BE(4096, 16);
+  b[18] = 2;
+  b[19] = 2;
+  b[21] = 64;
+  b[22] = 32;
+  b[23] = 32;
+  b.writeUInt32BE(1, 28);
+  b.writeUInt32BE(3051000, 96);
+  return b;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe('the panel names where the state comes from', () => {
+  it('markdown; a gsd.db that cannot be read is said as the fallback, and gone again is markdown again', async function () {
+    const api = await activateExtension();
+    const handle = api.workspace.list()[0];
+    assert.equal(api.treeView.description, 'markdown');
+    assert.equal(api.treeView.message, undefined);
+    const db = path.join(handle.project.gsdDir, 'gsd.db');
+    fs.writeFileSync(db, sqliteHeaderOnly());
+    try {
+      // The watcher (debounced) tells the engine, which detects a GSD-2 database project.
+      await until(() => /^markdown — fallback: /.test(api.treeView.description ?? ''), 'the fallback label');
+      assert.equal(api.workspace.state(handle).source.projectKind, 'gsd2-database');
+      assert.match(api.treeView.message ?? '', /^State from markdown — fallback: .+\. .+/);
+      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await captureWorkbench('panel-database-fallback', ['State from markdown']);
+    } finally {
+      fs.rmSync(db, { force: true });
+    }
+    await until(() => api.treeView.description === 'markdown', 'markdown again');
+    assert.equal(api.treeView.message, undefined);
+  });
+
+  it('a GSD-2 database: its state, named with its schema (where the extension host has node:sqlite)', async function () {
+    let sqlite: { DatabaseSync: new (file: string) => { exec(sql: string): void; close(): void } };
+    try {
+      sqlite = require('node:sqlite');
+    } catch {
+      return this.skip(); // VS Code 1.100's Node 20: the fallback above is what such a project gets
+    }
+    const api = await activateExtension();
+    const handle = api.workspace.list()[0];
+    const db = path.join(handle.project.gsdDir, 'gsd.db');
+    // The database GSD-2 would hold for part of the sample: M002-k7q2xz active, S02 with T03 open.
+    const writer = new sqlite.DatabaseSync(db);
+    writer.exec('PRAGMA journal_mode=WAL');
+    writer.exec(SCHEMA_29);
+    writer.exec(`INSERT INTO schema_version (version, applied_at) VALUES (29, '2026-11-20T10:00:00Z');
+      INSERT INTO milestones (id, title, status, sequence) VALUES ('M001', 'M001: CSV import core', 'complete', 1), ('M002-k7q2xz', 'M002-k7q2xz: Categorisation rules', 'active', 2);
+      INSERT INTO slices (milestone_id, id, title, status, sequence) VALUES ('M002-k7q2xz', 'S01', 'Rule engine', 'complete', 1), ('M002-k7q2xz', 'S02', 'Rule editor commands', 'active', 2);
+      INSERT INTO tasks (milestone_id, slice_id, id, title, status, sequence) VALUES ('M002-k7q2xz', 'S02', 'T01', 'Parse and validate rule patterns', 'complete', 1),
+        ('M002-k7q2xz', 'S02', 'T02', 'rule add / remove commands', 'complete', 2), ('M002-k7q2xz', 'S02', 'T03', 'rule list with match counts', 'pending', 3);`);
+    writer.close(); // GSD's clean close: gsd.db alone
+    try {
+      await until(() => api.treeView.description === 'GSD-2 database (schema 29)', 'the database label');
+      assert.equal(api.treeView.message, 'State from GSD-2 database (schema 29).');
+      const s = api.workspace.state(handle);
+      assert.deepEqual([s.source.kind, s.activeTask?.id], ['gsd2-database', 'T03']);
+      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await captureWorkbench('panel-gsd2-database', ['State from GSD-2 database (schema 29)']);
+      // Reading left nothing beside GSD's database.
+      assert.deepEqual(fs.readdirSync(handle.project.gsdDir).filter((n) => n.startsWith('gsd.db')), ['gsd.db']);
+    } finally {
+      for (const f of ['gsd.db', 'gsd.db-wal', 'gsd.db-shm']) fs.rmSync(path.join(handle.project.gsdDir, f), { force: true });
+    }
+    await until(() => api.treeView.description === 'markdown', 'markdown again');
+  });
+});
