@@ -8,6 +8,7 @@ import { CompletionSignals } from './vscode/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
 import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
 import { installAgentHooks, refreshInstalledHooks } from './vscode/install-agent-hooks';
+import { LegacyCommandAliases } from './vscode/legacy-command-aliases';
 import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
 import { registerPanelCommands } from './vscode/panel-commands';
 import type { PanelNode } from './vscode/panel-nodes';
@@ -16,6 +17,7 @@ import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
 import { ReviewPanelProvider } from './vscode/review-panel';
 import { GsdStatusBar } from './vscode/status-bar';
+import { COMMANDS, REVIEW_PANEL_VIEW } from './vscode/contribution-ids';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -38,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const panel = new ReviewPanelProvider(workspace);
   const problems = new GsdProblems();
   const statusBar = new GsdStatusBar(workspace);
-  const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: true });
   // PREFERENCES.md wins; the setting is the default for projects that do not say.
   const reviewMaxCycles = (handle: ProjectHandle) => {
     const hook = readHookConfig(handle.index.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
@@ -74,13 +76,17 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, log),
     ...registerPanelCommands(),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    vscode.commands.registerCommand('gsd.installAgentHooks', async () => {
+    vscode.commands.registerCommand(COMMANDS.installAgentHooks, async () => {
       const handle = await pickProject(workspace);
       return handle ? installAgentHooks(handle, cliPath) : undefined;
     }),
-    vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),
-    vscode.commands.registerCommand('gsd.showLog', () => log.show()),
+    vscode.commands.registerCommand(COMMANDS.refresh, () => workspace.refresh()),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
   );
+  // Keybindings to the pre-rename `gsd.*` ids keep working while no other extension owns them.
+  const legacyAliases = new LegacyCommandAliases(context.extension.id, log);
+  context.subscriptions.push(legacyAliases);
+  void legacyAliases.update();
   showState();
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);

@@ -10,6 +10,7 @@ import type { PanelNode } from './panel-nodes';
 import { compareCycles } from './review-diff';
 import type { ReviewPanelProvider } from './review-panel';
 import { readGsdText } from '../core/files/gsd-store';
+import { COMMANDS, SHOW_VIEW_CONTAINER } from './contribution-ids';
 
 export function registerCodeLensCommands(
   workspace: GsdWorkspace,
@@ -23,7 +24,7 @@ export function registerCodeLensCommands(
     return unit;
   };
   return [
-    vscode.commands.registerCommand('gsd.replanSlice', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.replanSlice, async (uri?: vscode.Uri) => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(vscode.l10n.t('GSD: dispatching a replan is refused in an untrusted workspace.'));
         return undefined;
@@ -40,14 +41,14 @@ export function registerCodeLensCommands(
       const reason = `Requested from ${unit.taskId}'s Known Issues.${actions ? ` Its pending actions:\n${actions}` : ''}`;
       return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason), source: 'user' });
     }),
-    vscode.commands.registerCommand('gsd.showInPanel', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.showInPanel, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit) return;
       const node = panel.unitNode(unit.handle, unit.milestoneId, unit.sliceId, unit.taskId);
-      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
       if (node) await treeView.reveal(node, { select: true, focus: true, expand: true });
     }),
-    vscode.commands.registerCommand('gsd.compareReviewFile', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.compareReviewFile, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

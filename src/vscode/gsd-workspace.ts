@@ -11,6 +11,7 @@ import { StateIndex } from '../core/state/state-index';
 import { stateChanges, type StateChanges } from '../core/state/state-changes';
 import type { GSDState } from '../core/model/types';
 import { dispatchOptions } from './dispatch-options';
+import { CONTEXT_KEYS } from './contribution-ids';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -97,7 +98,7 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     this.watchFolders();
-    void vscode.commands.executeCommand('setContext', 'gsd.projectFound', next.length > 0);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.projectFound, next.length > 0);
     this.projectsChanged.fire();
   }
 

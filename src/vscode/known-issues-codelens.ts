@@ -10,6 +10,7 @@ import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
 import { sectionNamed } from '../core/parse/markdown-sections';
 import { parseTaskSummary } from '../core/parse/task-summary';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { COMMANDS } from './contribution-ids';
 
 export const GSD_FILES: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },
@@ -78,9 +79,9 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     ];
     // Dispatching writes and runs things: not offered in an untrusted workspace.
     if (vscode.workspace.isTrusted) {
-      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: 'gsd.replanSlice', arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: COMMANDS.replanSlice, arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
     }
-    lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: args }));
+    lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: COMMANDS.showInPanel, arguments: args }));
     return lenses;
   }
 
@@ -99,7 +100,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
       }),
     ];
     if (typeof review.cycle === 'number' && review.cycle > 1) {
-      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Compare with previous cycle'), command: 'gsd.compareReviewFile', arguments: [document.uri] }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Compare with previous cycle'), command: COMMANDS.compareReviewFile, arguments: [document.uri] }));
     }
     return lenses;
   }

@@ -8,6 +8,7 @@ import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from 
 import { dispatchOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { COMMANDS } from './contribution-ids';
 
 export interface NextUnitResult {
   phase: string;
@@ -159,8 +160,8 @@ export class UnitCompleter {
 
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('gsd.nextUnit', (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
-    vscode.commands.registerCommand('gsd.completeUnit', async () => {
+    vscode.commands.registerCommand(COMMANDS.nextUnit, (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand(COMMANDS.completeUnit, async () => {
       const handle = await pickProject(workspace);
       if (!handle) return null;
       const out = await completer.complete(handle, 'GSD: Complete Unit');

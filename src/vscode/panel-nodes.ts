@@ -101,7 +101,7 @@ export class ProjectNode extends PanelNode {
     const next = nextDecision(this.c);
     item.description = next ? vscode.l10n.t('next: {0} {1} · {2}', next.unitType, next.unitId.split('/').pop() ?? '', s.phase) : s.phase;
     item.tooltip = md(`**${this.c.handle.project.root}**\n\n${vscode.l10n.t('Phase `{0}`. {1}', s.phase, s.nextAction)}`);
-    item.contextValue = 'gsd.project';
+    item.contextValue = 'gsdReviewLoop.project';
     item.resourceUri = vscode.Uri.file(this.c.handle.project.gsdDir);
     return item;
   }
@@ -134,7 +134,7 @@ export class HookEventsNode extends PanelNode {
     item.iconPath = new vscode.ThemeIcon('plug');
     item.description = last ? vscode.l10n.t('last: {0} {1}', last.event, new Date(last.at).toLocaleTimeString()) : '';
     item.tooltip = md(vscode.l10n.t('Calls of `gsd-review hook` by the agent (VS Code agent hooks or Claude Code hooks), newest first.'));
-    item.contextValue = 'gsd.hookEvents';
+    item.contextValue = 'gsdReviewLoop.hookEvents';
     return item;
   }
   override children(): PanelNode[] {
@@ -177,7 +177,7 @@ export class PendingGroupNode extends PanelNode {
     item.description = String(n);
     item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));
     item.tooltip = md(vscode.l10n.t('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.'));
-    item.contextValue = 'gsd.pendingGroup';
+    item.contextValue = 'gsdReviewLoop.pendingGroup';
     return item;
   }
   override children(): PanelNode[] {
@@ -210,7 +210,7 @@ export class PendingActionNode extends PanelNode {
     item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : vscode.l10n.t('from {0}', a.source);
     item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, a.source === 'summary' ? vscode.l10n.t('task summary') : a.source)}\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
     item.command = openAt(a.file, a.line);
-    item.contextValue = 'gsd.pendingAction';
+    item.contextValue = 'gsdReviewLoop.pendingAction';
     item.resourceUri = vscode.Uri.file(a.file);
     return item;
   }
@@ -234,7 +234,7 @@ export class MilestoneNode extends PanelNode {
     item.description = m.slices.length ? vscode.l10n.t('{0}/{1} slices', m.progress.done, m.progress.total) : m.status;
     item.tooltip = md(`**${m.id}: ${m.title}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
     markNext(item, this.c, m.id, m.id, m.title);
-    item.contextValue = `gsd.milestone.${m.status}`;
+    item.contextValue = `gsdReviewLoop.milestone.${m.status}`;
     if (m.roadmapFile) {
       item.command = openAt(m.roadmapFile);
       item.resourceUri = vscode.Uri.file(m.roadmapFile);
@@ -270,7 +270,7 @@ export class SliceNode extends PanelNode {
     item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${vscode.l10n.t('{0} risk', s.risk)}` : ''}` : s.done ? '' : vscode.l10n.t('not planned');
     item.tooltip = md(`**${s.id}: ${s.title}**\n\n${vscode.l10n.t('Status: {0}', s.status)}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
     markNext(item, this.c, `${this.mid}/${s.id}`, s.id, s.title);
-    item.contextValue = `gsd.slice.${s.status}`;
+    item.contextValue = `gsdReviewLoop.slice.${s.status}`;
     if (s.planFile) {
       item.command = openAt(s.planFile);
       item.resourceUri = vscode.Uri.file(s.planFile);
@@ -308,7 +308,7 @@ export class TaskNode extends PanelNode {
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);
-    item.contextValue = `gsd.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
+    item.contextValue = `gsdReviewLoop.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
     const file = t.summaryFile ?? t.planFile;
     if (file) {
       item.command = openAt(file);
@@ -356,7 +356,7 @@ export class ReviewCycleNode extends PanelNode {
     item.tooltip = md(`${vscode.l10n.t('**{0} review, cycle {1}**: {2}', this.task.tid, r.cycle, r.verdict ?? vscode.l10n.t('no verdict'))}\n\n${issues || vscode.l10n.t('No open issues.')}\n\n${path.basename(r.file)}`);
     item.command = openAt(r.file);
     item.resourceUri = vscode.Uri.file(r.file);
-    item.contextValue = `gsd.reviewCycle${this.previous() ? '.hasPrevious' : ''}`;
+    item.contextValue = `gsdReviewLoop.reviewCycle${this.previous() ? '.hasPrevious' : ''}`;
     return item;
   }
 }
@@ -375,7 +375,7 @@ export class ActiveReviewNode extends PanelNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('sync', new vscode.ThemeColor('charts.orange'));
     item.description = a ? (a.status === 'fixing' ? vscode.l10n.t('fixing the open issues') : vscode.l10n.t('waiting for the review')) : '';
-    item.contextValue = 'gsd.activeReview';
+    item.contextValue = 'gsdReviewLoop.activeReview';
     return item;
   }
 }

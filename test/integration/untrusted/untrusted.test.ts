@@ -53,7 +53,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Global);
     const before = snapshot(gsdDir);
     const terminals = vscode.window.terminals.length;
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.equal(result.target, null);
     assert.equal(result.outcome?.applied ?? false, false);
     assert.equal(vscode.window.terminals.length, terminals);
@@ -66,7 +66,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
   it('refuses Replan slice from a Known Issues CodeLens, and writes nothing', async () => {
     const summary = vscode.Uri.file(path.join(gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks', 'T02-SUMMARY.md'));
     const before = snapshot(gsdDir);
-    const result = await vscode.commands.executeCommand('gsd.replanSlice', summary);
+    const result = await vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary);
     assert.equal(result, undefined);
     assert.deepEqual(snapshot(gsdDir), before);
   });
@@ -90,7 +90,7 @@ module.exports = function (api) {
     fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: my-policy\n      source: my-policy\n---\n');
     try {
       await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Global);
-      const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+      const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
       assert.notEqual(result.outcome?.decision?.source, 'my-policy');
       assert.deepEqual(result.outcome?.hooks.skipped.map((s) => s.name), ['my-policy']);
       assert.match(result.outcome!.hooks.skipped[0].reason, /trusted workspace/);

@@ -14,18 +14,18 @@ describe('in a workspace with .gsd', () => {
 
   it('registers GSD: Next Unit, Refresh and Show Log', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['gsd.nextUnit', 'gsd.refresh', 'gsd.showLog']) assert.ok(commands.includes(id), `${id} is not registered`);
+    for (const id of ['gsdReviewLoop.nextUnit', 'gsdReviewLoop.refresh', 'gsdReviewLoop.showLog']) assert.ok(commands.includes(id), `${id} is not registered`);
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    const next = pkg.contributes.commands.find((c: { command: string }) => c.command === 'gsd.nextUnit');
+    const next = pkg.contributes.commands.find((c: { command: string }) => c.command === 'gsdReviewLoop.nextUnit');
     assert.deepEqual([next.category, next.title], ['GSD', 'Next Unit']);
   });
 
   it('contributes the GSD view container, and opening it shows the review panel', async () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('workbench.view.extension.gsd'), 'no view container "gsd"');
-    assert.ok(commands.includes('gsd.reviewPanel.focus'), 'no view gsd.reviewPanel');
+    assert.ok(commands.includes('gsdReviewLoop.reviewPanel.focus'), 'no view gsdReviewLoop.reviewPanel');
     await vscode.commands.executeCommand('workbench.view.extension.gsd');
-    await vscode.commands.executeCommand('gsd.reviewPanel.focus');
+    await vscode.commands.executeCommand('gsdReviewLoop.reviewPanel.focus');
   });
 
   it('finds the project and lists its milestones in the panel', async () => {
@@ -47,7 +47,7 @@ describe('in a workspace with .gsd', () => {
   });
 
   it('answers GSD: Next Unit from the shared core, with one notification', async () => {
-    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsd.nextUnit'));
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsdReviewLoop.nextUnit'));
     assert.equal(messages.length, 1, messages.join('\n'));
     assert.match(messages[0], /^GSD: fix-task M002-k7q2xz\/S02\/T02 dispatched to /);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -64,7 +64,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const statusText = api.statusBar.text;
     // Earlier dispatches' notifications go, so the screenshot shows this click's one.
     await vscode.commands.executeCommand('notifications.clearAll');
-    const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'));
+    const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
     const result = r!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source], [expected.unitType, expected.unitId, expected.source]);
@@ -94,7 +94,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-terminal-')), 'received.md');
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Workspace);
     await config().update('dispatch.terminalCommand', `cat {promptFile} > '${out}'`, vscode.ConfigurationTarget.Workspace);
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     const promptFile = result.target!.promptFile!;
     assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'runtime')), promptFile);
     await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
@@ -111,7 +111,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'A note typed but not saved.\n');
     await vscode.workspace.applyEdit(edit);
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.equal(result.target, null);
     assert.equal(result.outcome!.applied, false);
     assert.equal(fs.readFileSync(plan, 'utf8'), before);
@@ -120,9 +120,9 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   });
 
   it('completes a fix with GSD: Complete Unit, and a review as soon as its file is written', async () => {
-    await vscode.commands.executeCommand('gsd.completeUnit');
+    await vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
     await waitFor('the fix to be recorded', () => t02Review().activeReview?.status === 'pending_review');
-    const review = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const review = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.deepEqual([review.outcome!.decision!.unitType, review.outcome!.decision!.data?.cycle], ['review-task', 2]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The reviewer writes the review for cycle 2: that alone completes the unit (no command).
@@ -161,7 +161,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
 
   it('Replan slice on the CodeLens dispatches replan-slice for that slice through the same path', async () => {
     const summary = vscode.Uri.file(path.join(tasks, 'T03-SUMMARY.md'));
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.replanSlice', summary))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary))!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source, d.data?.triggerTaskId], ['replan-slice', `${M2}/S02`, 'user', 'T03']);
     assert.match(result.target!.document!.getText(), /Sort rules with zero matches last/);

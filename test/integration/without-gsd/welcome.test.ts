@@ -10,8 +10,8 @@ describe('in a workspace without .gsd', () => {
 
   it('offers a welcome view in place of the panel, shown while no project is found', async () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    const welcome = pkg.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'gsd.reviewPanel');
-    assert.equal(welcome.when, '!gsd.projectFound');
+    const welcome = pkg.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'gsdReviewLoop.reviewPanel');
+    assert.equal(welcome.when, '!gsdReviewLoop.projectFound');
     assert.match(welcome.contents, /No GSD project/);
     // Opening the container activates the extension (onView), which finds nothing.
     await vscode.commands.executeCommand('workbench.view.extension.gsd');
@@ -28,7 +28,7 @@ describe('in a workspace without .gsd', () => {
   });
 
   it('GSD: Next Unit says there is no project instead of failing', async () => {
-    const result = await vscode.commands.executeCommand('gsd.nextUnit');
+    const result = await vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
     assert.equal(result, undefined);
   });
 });
