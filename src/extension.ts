@@ -10,14 +10,15 @@ import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
 import { installAgentHooks, refreshInstalledHooks } from './vscode/install-agent-hooks';
 import { LegacyCommandAliases } from './vscode/legacy-command-aliases';
 import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
-import { registerPanelCommands } from './vscode/panel-commands';
-import type { PanelNode } from './vscode/panel-nodes';
+import { registerPanelCommands } from './vscode/panel/panel-commands';
+import type { PanelNode } from './vscode/panel/panel-node';
 import { GsdProblems } from './vscode/problems';
 import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
-import { ReviewPanelProvider } from './vscode/review-panel';
+import { ReviewPanelProvider } from './vscode/panel/review-panel-provider';
+import { markActivationStart, measuringPaint } from './vscode/paint-timing';
 import { GsdStatusBar } from './vscode/status-bar';
-import { COMMANDS, REVIEW_PANEL_VIEW } from './vscode/contribution-ids';
+import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contribution-ids';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -33,6 +34,7 @@ export interface GsdExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
+  markActivationStart();
   const log = vscode.window.createOutputChannel('GSD', { log: true });
   const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
@@ -88,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   context.subscriptions.push(legacyAliases);
   void legacyAliases.update();
   showState();
+  if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
   return { workspace, panel, problems, statusBar, treeView, codeLens, completer, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };

@@ -6,9 +6,9 @@ import { findUnit } from '../core/model/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
 import { unitOfFile } from './known-issues-codelens';
 import { runChosenUnit } from './next-unit-command';
-import type { PanelNode } from './panel-nodes';
+import type { PanelNode } from './panel/panel-node';
 import { compareCycles } from './review-diff';
-import type { ReviewPanelProvider } from './review-panel';
+import type { ReviewPanelProvider } from './panel/review-panel-provider';
 import { readGsdText } from '../core/files/gsd-store';
 import { COMMANDS, SHOW_VIEW_CONTAINER } from './contribution-ids';
 

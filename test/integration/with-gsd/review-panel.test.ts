@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
-import type { PanelNode } from '../../../src/vscode/panel-nodes';
-import type { PanelRefresh } from '../../../src/vscode/review-panel';
+import type { PanelNode } from '../../../src/vscode/panel/panel-node';
+import type { PanelRefresh } from '../../../src/vscode/panel/review-panel-provider';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 
