@@ -4,7 +4,7 @@ import { readCodeReview } from '../core/parse/code-review';
 import { replanDecision } from '../core/dispatch/default-dispatch';
 import { findUnit } from '../core/model/find-unit';
 import type { GsdWorkspace } from './gsd-workspace';
-import { unitOfFile } from './known-issues-codelens';
+import { unitOfFile } from './unit-of-file';
 import { runChosenUnit } from './next-unit-command';
 import type { PanelNode } from './panel/panel-node';
 import { compareCycles } from './review-diff';
@@ -19,7 +19,7 @@ export function registerCodeLensCommands(
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   const unitOrWarn = (uri: vscode.Uri | undefined) => {
-    const unit = uri ? unitOfFile(workspace, uri.fsPath) : null;
+    const unit = uri ? unitOfFile(workspace.list(), uri.fsPath) : null;
     if (!unit) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: this file is not a task summary or review of a GSD project in this workspace.'));
     return unit;
   };

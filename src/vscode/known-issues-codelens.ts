@@ -2,45 +2,19 @@
 // a task SUMMARY's `## Known Issues` heading gets "N pending actions", "Replan slice" and "Show in
 // review panel"; a CODE-REVIEW.md gets "Cycle N of max · K open issues" and "Compare with previous
 // cycle". The document selector keeps the provider from running on any other file.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readCodeReview } from '../core/parse/code-review';
 import { parseFrontmatter } from '../core/parse/frontmatter';
-import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
 import { sectionNamed } from '../core/parse/markdown-sections';
 import { parseTaskSummary } from '../core/parse/task-summary';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { unitOfFile, type UnitOfFile } from './unit-of-file';
 import { COMMANDS } from './contribution-ids';
 
 export const GSD_FILES: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },
   { scheme: 'file', pattern: '**/tasks/*-CODE-REVIEW*.md' },
 ];
-
-export interface UnitOfFile {
-  handle: ProjectHandle;
-  kind: 'task-summary' | 'code-review';
-  milestoneId: string;
-  sliceId: string;
-  taskId: string;
-}
-
-/** The project and task a file belongs to, when it is a task summary or review inside a `.gsd`. */
-export function unitOfFile(workspace: GsdWorkspace, file: string): UnitOfFile | null {
-  for (const handle of workspace.list()) {
-    for (const base of [handle.project.gsdDir, handle.project.gsdLink]) {
-      const rel = path.relative(base, file);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      const ref = classifyGsdPath(rel);
-      if ((ref.kind !== 'task-summary' && ref.kind !== 'code-review') || !ref.milestoneDir || !ref.sliceDir || !ref.taskId) return null;
-      const milestoneId = milestoneIdFromDir(ref.milestoneDir);
-      const sliceId = /^S\d+/i.exec(ref.sliceDir)?.[0]?.toUpperCase();
-      if (!milestoneId || !sliceId) return null;
-      return { handle, kind: ref.kind, milestoneId, sliceId, taskId: ref.taskId };
-    }
-  }
-  return null;
-}
 
 export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -57,13 +31,13 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const unit = unitOfFile(this.workspace, document.uri.fsPath);
+    const unit = unitOfFile(this.workspace.list(), document.uri.fsPath);
     if (!unit) return [];
     const text = document.getText();
     return unit.kind === 'task-summary' ? this.summaryLenses(document, unit, text) : this.reviewLenses(document, unit, text);
   }
 
-  private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+  private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile<ProjectHandle>, text: string): vscode.CodeLens[] {
     const fm = parseFrontmatter(text, document.uri.fsPath);
     const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
     if (!section) return [];
@@ -85,7 +59,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     return lenses;
   }
 
-  private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+  private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile<ProjectHandle>, text: string): vscode.CodeLens[] {
     const review = readCodeReview(text, document.uri.fsPath);
     const lines = text.split(/\r?\n/);
     const headingLine = Math.max(0, lines.findIndex((l) => /^#\s/.test(l)));

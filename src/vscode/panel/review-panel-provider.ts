@@ -4,10 +4,11 @@
 import * as vscode from 'vscode';
 import { markFirstChildren } from '../paint-timing';
 import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../gsd-workspace';
-import { hookEventsNodeId, pendingGroupNodeId, projectNodeId, unitNodeId } from './node-ids';
+import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
 import { ProjectNode, projectChildren } from './project-node';
 import { ProjectSnapshots } from './project-snapshot';
+import { nextMarkIds, refreshPlan } from './refresh-plan';
 
 export interface PanelRefresh {
   /** True when the whole tree was refreshed. */
@@ -112,28 +113,15 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   private refreshUnits({ handle, changes }: ProjectChange): void {
     this.snapshots.invalidate(handle);
     const gsdDir = handle.project.gsdDir;
-    const root = projectNodeId(gsdDir);
     const hasPending = this.snapshots.of(handle).state.pendingActions.length > 0;
-    const groupToggled = this.pendingGroups.get(gsdDir) !== hasPending;
-    if (changes.structure || groupToggled) {
+    const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
+    if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
       this.changed.fire(undefined);
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
-    const ids = new Set<string>();
-    for (const m of changes.milestones) ids.add(unitNodeId(gsdDir, m));
-    for (const s of changes.slices) {
-      const slice = unitNodeId(gsdDir, s);
-      ids.add(slice);
-      // A slice's task nodes are children; their items change with it.
-      for (const key of this.cache.keys()) if (key.startsWith(`${slice}/`)) ids.add(key);
-    }
-    if (changes.project) {
-      ids.add(root);
-      ids.add(pendingGroupNodeId(gsdDir));
-    }
-    const nodes = [...ids].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    const nodes = plan.ids.map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     if (nodes.length) this.changed.fire(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
@@ -141,9 +129,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   /** The "next" mark moves with the unit GSD: Next Unit would dispatch: the old and new units' nodes. */
   private refreshNext({ handle, before, after }: NextUnitChange): void {
     this.snapshots.invalidate(handle);
-    const gsdDir = handle.project.gsdDir;
-    const ids = [projectNodeId(gsdDir), ...[before, after].filter((u): u is string => u !== null).map((u) => unitNodeId(gsdDir, u))];
-    const nodes = [...new Set(ids)].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
     if (nodes.length) this.changed.fire(nodes);
   }
