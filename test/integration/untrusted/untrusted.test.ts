@@ -43,7 +43,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
   it('still reads the project: the panel lists its milestones', async function () {
     const roots = api.panel.getChildren().map((n) => api.panel.getTreeItem(n));
     assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     const view = await captureWorkbench('restricted-mode-panel', ['Restricted Mode', 'M002-k7q2xz: Categorisation rules']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
@@ -63,8 +63,16 @@ describe('Restricted Mode (untrusted workspace)', () => {
     assert.deepEqual(Object.values(view.seen), [true], JSON.stringify(view.seen));
   });
 
-  it('refuses Replan slice from a Known Issues CodeLens, and writes nothing', async () => {
+  it('offers no Replan slice CodeLens on Known Issues, and refuses the command, writing nothing', async () => {
     const summary = vscode.Uri.file(path.join(gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks', 'T02-SUMMARY.md'));
+    // The lenses as the editor gets them, from every provider the host has for this file.
+    await vscode.window.showTextDocument(summary, { preview: true });
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', summary)) ?? [];
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.some((t) => /pending action/.test(t)), titles.join(' | '));
+    assert.ok(titles.includes('Show in review panel'), titles.join(' | '));
+    assert.ok(!titles.includes('Replan slice'), titles.join(' | '));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const before = snapshot(gsdDir);
     const result = await vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary);
     assert.equal(result, undefined);

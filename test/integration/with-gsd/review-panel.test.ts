@@ -6,8 +6,9 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import type { PanelRefresh } from '../../../src/vscode/panel/review-panel-provider';
-import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import { EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
+import { freshSample } from '../helpers/sample';
 
 const M2 = 'M002-k7q2xz';
 
@@ -38,7 +39,7 @@ describe('review panel', () => {
     });
 
   before(async () => {
-    api = await activateExtension();
+    api = await freshSample();
     gsd = api.workspace.list()[0].project.gsdDir;
     tasks = path.join(gsd, 'milestones', M2, 'slices', 'S02', 'tasks');
     // The "next" mark comes from the same decision as GSD: Next Unit, worked out asynchronously.
@@ -123,7 +124,7 @@ describe('review panel', () => {
   });
 
   it('shows three review cycles and the pending actions group in the real workbench', async function () {
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     await api.treeView.reveal(task('T01'), { expand: true, select: true, focus: true });
     await api.treeView.reveal(child(task('T02'), /^Review cycle 2/), { expand: true, select: false });
     const view = await captureWorkbench('panel-review-cycles', ['Pending actions', 'Review cycle 3', 'fixing the open issues']);
