@@ -1,6 +1,6 @@
 // What the panel shows of one project, taken once per refresh: the state, the unit Next Unit would
 // dispatch and the recent hook events. Rendering reads only this; nothing is read from disk while
-// VS Code asks for tree items.
+// VS Code asks for tree items (after the first time a project is shown).
 import { readHookLog, type HookLogEntry } from '../../core/agent-hooks/hook-log';
 import type { GSDState } from '../../core/model/types';
 import type { GsdWorkspace, ProjectHandle } from '../gsd-workspace';
@@ -18,29 +18,38 @@ export interface ProjectSnapshot {
   readonly hookEvents: readonly HookLogEntry[];
 }
 
-/** One snapshot per project, taken on first use after the last change was announced. */
+/**
+ * One snapshot per project, taken when a change is announced (before the view is told to refresh),
+ * so rendering finds it ready; `of` takes one only for a project it has not seen yet.
+ */
 export class ProjectSnapshots {
   private readonly taken = new Map<string, ProjectSnapshot>();
 
   constructor(private readonly workspace: GsdWorkspace) {}
 
   of(handle: ProjectHandle): ProjectSnapshot {
-    let s = this.taken.get(handle.project.gsdDir);
-    if (!s || s.handle !== handle) {
-      s = {
-        handle,
-        state: this.workspace.state(handle),
-        next: this.workspace.nextUnit(handle)?.decision ?? null,
-        hookEvents: readHookLog(handle.project.gsdDir, HOOK_EVENTS_SHOWN),
-      };
-      this.taken.set(handle.project.gsdDir, s);
-    }
-    return s;
+    const s = this.taken.get(handle.project.gsdDir);
+    return s && s.handle === handle ? s : this.take(handle);
   }
 
-  /** Something changed in a project (or, without argument, anywhere): take a new snapshot next time. */
-  invalidate(handle?: ProjectHandle): void {
-    if (handle) this.taken.delete(handle.project.gsdDir);
-    else this.taken.clear();
+  /** Something changed in a project (or, without argument, in the set of projects): take it again now. */
+  retake(handle?: ProjectHandle): void {
+    if (handle) {
+      this.take(handle);
+      return;
+    }
+    this.taken.clear();
+    for (const h of this.workspace.list()) this.take(h);
+  }
+
+  private take(handle: ProjectHandle): ProjectSnapshot {
+    const s: ProjectSnapshot = {
+      handle,
+      state: this.workspace.state(handle),
+      next: this.workspace.nextUnit(handle)?.decision ?? null,
+      hookEvents: readHookLog(handle.project.gsdDir, HOOK_EVENTS_SHOWN),
+    };
+    this.taken.set(handle.project.gsdDir, s);
+    return s;
   }
 }

@@ -30,12 +30,13 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   constructor(private readonly workspace: GsdWorkspace) {
     this.snapshots = new ProjectSnapshots(workspace);
+    this.snapshots.retake();
     this.subscriptions = [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
       workspace.onDidChangeNextUnit((change) => this.refreshNext(change)),
       workspace.onDidLogHookEvent((handle) => {
-        this.snapshots.invalidate(handle);
+        this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
         // The group appears with the first event: that changes the top level.
         this.changed.fire(group ?? undefined);
@@ -104,14 +105,14 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   }
 
   private refreshAll(): void {
-    this.snapshots.invalidate();
+    this.snapshots.retake();
     this.cache.clear();
     this.changed.fire(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
   }
 
   private refreshUnits({ handle, changes }: ProjectChange): void {
-    this.snapshots.invalidate(handle);
+    this.snapshots.retake(handle);
     const gsdDir = handle.project.gsdDir;
     const hasPending = this.snapshots.of(handle).state.pendingActions.length > 0;
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
@@ -128,7 +129,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   /** The "next" mark moves with the unit GSD: Next Unit would dispatch: the old and new units' nodes. */
   private refreshNext({ handle, before, after }: NextUnitChange): void {
-    this.snapshots.invalidate(handle);
+    this.snapshots.retake(handle);
     const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
     if (nodes.length) this.changed.fire(nodes);
