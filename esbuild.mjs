@@ -50,7 +50,7 @@ const builds = [
     ...common,
     sourcemap: false,
     minify: false,
-    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts', 'bench/database-bench-main.ts'],
+    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts', 'bench/database-bench-main.ts', 'bench/generate-tree-main.ts'],
     outdir: 'dist/bench',
   },
 ];

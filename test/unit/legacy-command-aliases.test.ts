@@ -1,0 +1,36 @@
+// The hidden `gsd.*` aliases of our renamed commands. VS Code throws when a command id is registered
+// twice (CommandsRegistry), so an alias may exist only while nobody else registers or contributes it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { contributedCommands, legacyAliases } from '../../src/vscode/legacy-command-plan';
+
+const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+/** The commands of 0.1.0 previews were `gsd.<name>`; ours are now `gsdReviewLoop.<name>`. */
+const ours: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command);
+const legacyOf = (id: string) => id.replace(/^gsdReviewLoop\./, 'gsd.');
+
+describe('legacy gsd.* command aliases', () => {
+  it('aliases every contributed command under its old gsd.* id when nobody else has it', () => {
+    const aliases = legacyAliases(['workbench.action.files.save', ...ours], []);
+    assert.deepEqual(aliases.map((a) => [a.legacy, a.target]).sort(), ours.map((id) => [legacyOf(id), id]).sort());
+    assert.equal(aliases.length, 11);
+  });
+
+  it("leaves the ids another extension registered or contributes (GSD's successor) alone", () => {
+    const successor = { contributes: { commands: [{ command: 'gsd.refresh', title: 'Refresh' }, { command: 'gsd.newProject' }] } };
+    const aliases = legacyAliases(['gsd.nextUnit'], contributedCommands(successor));
+    const legacy = aliases.map((a) => a.legacy);
+    assert.ok(!legacy.includes('gsd.refresh'));
+    assert.ok(!legacy.includes('gsd.nextUnit'));
+    assert.ok(legacy.includes('gsd.completeUnit'));
+    assert.equal(aliases.length, 9);
+  });
+
+  it('reads contributed commands from any package.json shape without throwing', () => {
+    assert.deepEqual(contributedCommands(undefined), []);
+    assert.deepEqual(contributedCommands({ contributes: { commands: 'x' } }), []);
+    assert.deepEqual(contributedCommands({ contributes: { commands: [null, { command: 3 }, { command: 'a.b' }] } }), ['a.b']);
+    assert.deepEqual(contributedCommands(pkg), ours);
+  });
+});
