@@ -115,7 +115,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
       assert.match((item(cycles[1]).tooltip as vscode.MarkdownString).value, /F1: Double capture on retry\. Fix: Send an idempotency key\./);
     } else {
       // The hook's artifact S02-T01-REVIEW.md (verdict Needs-Rework), opened on click.
-      assert.deepEqual(shown, [['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsd.reviewCycle']]);
+      assert.deepEqual(shown, [['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsdReviewLoop.reviewCycle']]);
       assert.equal(item(cycles[0]).command?.command, 'vscode.open');
       assert.match((item(cycles[0]).tooltip as vscode.MarkdownString).value, /Idempotency key missing on capture\./);
     }
@@ -171,7 +171,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
   it('the status bar says read-only, and GSD: Complete Unit completes nothing', async () => {
     await api.statusBar.update();
     assert.match(api.statusBar.text, /^\$\(eye\) GSD: executing · read-only$/);
-    assert.equal(await vscode.commands.executeCommand('gsd.completeUnit'), null);
+    assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.completeUnit'), null);
   });
 
   it('GSD: Next Unit with gsd on PATH: `gsd headless next` runs in a terminal in the project', async () => {
