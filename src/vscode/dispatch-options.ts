@@ -5,10 +5,11 @@ import * as vscode from 'vscode';
 import { BUILTIN_HOOKS } from '../builtin-hooks';
 import type { DispatchOptions } from '../core/dispatch/dispatch';
 import { EditorAwareStore } from './editor-aware-store';
-import type { ProjectHandle } from './gsd-workspace';
+import type { GsdProject } from '../core/state/locate-project';
 
 /** `preview`: a decision made on every change only to show it; its hooks' chatter goes to debug. */
-export function dispatchOptions(handle: ProjectHandle, log: vscode.LogOutputChannel, preview = false): DispatchOptions {
+// Takes only the project (not gsd-workspace's ProjectHandle), so the two modules do not import each other.
+export function dispatchOptions(handle: { readonly project: GsdProject }, log: vscode.LogOutputChannel, preview = false): DispatchOptions {
   return {
     root: handle.project.root,
     store: new EditorAwareStore(),

@@ -19,7 +19,9 @@ import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
-import { confineTo } from './file-changes';
+import { confineTo, type FileChange } from './file-changes';
+
+export type { FileChange } from './file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 
 export const MARKER = 'gsd-review-loop';
@@ -39,18 +41,6 @@ export interface InstallOptions {
   /** User-level files instead of the repository's. */
   user: boolean;
   home: string;
-}
-
-export interface FileChange {
-  file: string;
-  /** Current text; null when the file does not exist. */
-  before: string | null;
-  /** Text to write; null to delete the file. */
-  after: string | null;
-  /** What this file is for, for previews. */
-  purpose: string;
-  /** The folder it must stay in (the repository, for a repository install); absent for user-level files. */
-  root?: string;
 }
 
 export type ReadFile = (file: string) => string | null;

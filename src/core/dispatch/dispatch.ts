@@ -21,9 +21,10 @@ import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hook
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject } from '../state/locate-project';
-import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type HookTrace, type UnitResult } from '../hooks/engine/middleware';
+import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type UnitResult } from '../hooks/engine/middleware';
 import { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
+import type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
 
 export interface DispatchOptions {
   /** Any folder inside the project. */
@@ -40,32 +41,7 @@ export interface DispatchOptions {
   now?: () => Date;
 }
 
-export interface HooksReport {
-  loaded: LoadedHooks['loaded'];
-  skipped: LoadedHooks['skipped'];
-  trace: HookTrace[];
-  ignoredDecisions: Array<{ hook: string; unitType: string; unitId: string }>;
-}
-
-export interface DispatchOutcome {
-  decision: DispatchDecision | null;
-  phase: GSDState['phase'];
-  /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
-  blocker: string | null;
-  nextAction: string;
-  hooks: HooksReport;
-  /** Files the dispatch wrote (with apply). */
-  written: string[];
-  applied: boolean;
-  diagnostics: Diagnostic[];
-}
-
-export interface AfterDispatchOutcome {
-  result: UnitResult;
-  hooks: HooksReport;
-  written: string[];
-  diagnostics: Diagnostic[];
-}
+export type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
 
 export class NothingDispatchedError extends Error {}
 

@@ -11,6 +11,7 @@ import { importEsm } from './esm-import';
 import { readHookConfig, type EnabledHook } from './hook-config';
 import type { ProjectFiles } from '../../state/project-files';
 import type { Diagnostic } from '../../model/types';
+import type { LoadedHook, SkippedHook } from '../../dispatch/dispatch-outcome';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
 import { chainBudgetMs, withinBudget } from './hook-budget';
 import { HookRegistry, type GSDMiddleware, type HookLog, type RegisterOptions } from './middleware';
@@ -33,8 +34,8 @@ export interface LoadedHooks {
   providers: HooksProvider[];
   /** Options per registered hook name. */
   options: Map<string, Readonly<Record<string, unknown>>>;
-  loaded: Array<{ name: string; kind: 'builtin' | 'user'; from?: string }>;
-  skipped: Array<{ name: string; reason: string }>;
+  loaded: LoadedHook[];
+  skipped: SkippedHook[];
 }
 
 export interface LoadOptions {

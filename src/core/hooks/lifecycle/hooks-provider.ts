@@ -1,7 +1,7 @@
 // Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
 // with its own input and output type (seed 001: no single global decision type).
 import { classifyToolCall } from '../../agent-hooks/edit-tools';
-import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch';
+import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch-outcome';
 import type { DispatchRecord } from '../../dispatch/dispatch-record';
 import type { GSDState } from '../../model/types';
 
