@@ -18,6 +18,7 @@
 import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
+import { AGENT_EVENTS } from './agent-events';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
 import { confineTo, type FileChange } from './file-changes';
 
@@ -109,11 +110,11 @@ function githubHooksFile(l: Layout): string {
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
-/** Claude Code matcher groups; SubagentStart/Stop only for our reviewer (the matcher is the agent type). */
+/** Claude Code matcher groups; the reviewer's events (SubagentStart/Stop) only for it (the matcher is the agent type). */
 function claudeGroups(l: Layout): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const event of INSTALLED_EVENTS) {
-    const matcher = event === 'SubagentStart' || event === 'SubagentStop' ? { matcher: REVIEWER_NAME } : {};
+    const matcher = AGENT_EVENTS[event].reviewerOnly ? { matcher: REVIEWER_NAME } : {};
     out[event] = { ...matcher, hooks: [{ type: 'command', command: l.command, timeout: TIMEOUT_S }] };
   }
   return out;

@@ -15,9 +15,9 @@ import type {
   UserPromptSubmittedInput,
 } from '../hooks/lifecycle/hooks-provider';
 import type { HostDialect } from './agent-host';
+import { eventName, type HookEvent } from './agent-events';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd', 'ErrorOccurred'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export { eventName, HOOK_EVENTS, type HookEvent } from './agent-events';
 
 export type EventInput =
   | { event: 'SessionStart'; input: SessionStartInput }
@@ -74,24 +74,6 @@ function record(raw: Raw, ...names: string[]): Record<string, unknown> {
     }
   }
   return {};
-}
-
-const EVENT_ALIASES: Record<string, HookEvent> = {
-  sessionstart: 'SessionStart',
-  userpromptsubmit: 'UserPromptSubmit',
-  userpromptsubmitted: 'UserPromptSubmit',
-  pretooluse: 'PreToolUse',
-  posttooluse: 'PostToolUse',
-  precompact: 'PreCompact',
-  subagentstart: 'SubagentStart',
-  subagentstop: 'SubagentStop',
-  stop: 'Stop',
-  sessionend: 'SessionEnd',
-  erroroccurred: 'ErrorOccurred',
-};
-
-export function eventName(value: string | null): HookEvent | null {
-  return value ? (EVENT_ALIASES[value.replace(/[_\s-]/g, '').toLowerCase()] ?? null) : null;
 }
 
 /** Reads a payload; null when it is not a hook payload we know (wrong JSON, unknown event). */
