@@ -155,7 +155,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   if (!payload) return { event: null, output: null, skipped: 'not a hook payload this bridge knows' };
   const started = Date.now();
   const logLines: string[] = [];
-  let project: GsdProject | null = null;
+  let project: GsdProject | null;
   try {
     project = locateProject(options.root ?? payload.cwd ?? process.cwd());
   } catch {

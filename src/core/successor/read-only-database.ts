@@ -46,6 +46,7 @@ function load(): { module: NodeSqlite } | { error: string } {
   try {
     // A plain require of the node: name: esbuild leaves node: built-ins external, and Node 20 throws
     // ERR_UNKNOWN_BUILTIN_MODULE here, which becomes the reason below.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     loaded = { module: require('node:sqlite') as NodeSqlite };
   } catch (error) {
     loaded = { error: `node:sqlite is not available in Node ${process.versions.node} (it needs Node 22.5 or later): ${(error as Error).message.split('\n')[0]}` };

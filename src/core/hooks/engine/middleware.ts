@@ -137,7 +137,7 @@ function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
       // A JSON round trip: the decision is recorded as JSON, so cycles and BigInts are refused here.
       data = deepFreeze(JSON.parse(JSON.stringify(value.data)) as Record<string, unknown>);
     } catch (error) {
-      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
+      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`, { cause: error });
     }
   }
   const copy: DispatchDecision = { unitType: value.unitType, unitId: value.unitId, prompt: value.prompt, source };

@@ -216,7 +216,7 @@ export class ReviewLoopProvider implements HooksProvider {
       }
     };
     // Confined: a review file whose real path leaves the real `.gsd` (a planted link) is no review file.
-    let confined: string | null = null;
+    let confined: string | null;
     try {
       confined = confine(host.gsdDir, reviewInGsd(rel));
     } catch {
