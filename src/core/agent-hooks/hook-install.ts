@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { AGENT_EVENTS } from './agent-events';
+import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
 import { confineTo, type FileChange } from './file-changes';
 
@@ -61,10 +62,6 @@ interface Layout {
   windowsCommand: string | null;
 }
 
-function shQuote(p: string): string {
-  return `'${p.replace(/'/g, `'\\''`)}'`;
-}
-
 function layout(o: InstallOptions): Layout {
   const family = familyOf(o.host);
   const base = o.user ? o.home : o.root;
@@ -74,8 +71,8 @@ function layout(o: InstallOptions): Layout {
     const launcherSh = rel(...dir, 'gsd-review-loop.sh');
     const launcherPs1 = rel(...dir, 'gsd-review-loop.ps1');
     // In the repository: relative to the repository root, where both hosts run hook commands.
-    const shPath = o.user ? shQuote(launcherSh) : '.github/hooks/gsd-review-loop.sh';
-    const ps1Path = o.user ? `"${launcherPs1}"` : '.github\\hooks\\gsd-review-loop.ps1';
+    const shPath = o.user ? quotePosix(launcherSh) : '.github/hooks/gsd-review-loop.sh';
+    const ps1Path = o.user ? quoteWindows(launcherPs1) : '.github\\hooks\\gsd-review-loop.ps1';
     return {
       family,
       hooksFile: rel(...dir, 'gsd-review-loop.json'),
@@ -94,7 +91,7 @@ function layout(o: InstallOptions): Layout {
     launcherPs1: null,
     agentFile: rel('.claude', 'agents', `${REVIEWER_NAME}.md`),
     // Claude Code runs commands with CLAUDE_PROJECT_DIR set; VS Code, reading the same file, does not.
-    command: o.user ? `sh ${shQuote(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
+    command: o.user ? `sh ${quotePosix(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
     windowsCommand: null,
   };
 }
