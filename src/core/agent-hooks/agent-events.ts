@@ -7,11 +7,13 @@
 export type AnswerShape =
   /** `hookSpecificOutput.additionalContext` is added to the model's context. */
   | 'context'
+  /** Context as above, or `decision: "block"` + `reason` refusing the prompt or the tool result. */
+  | 'context-or-block'
   /** `permissionDecision` allow/ask/deny, most restrictive wins. */
   | 'permission'
   /** `decision: "block"` + `reason` keeps the agent working. */
   | 'stop'
-  /** Output is ignored (PreCompact); the hook acts through files. */
+  /** Only `systemMessage` is shown (PreCompact's output is otherwise ignored); the hook acts through files. */
   | 'ignored'
   /** The method returns nothing. */
   | 'none';
@@ -39,7 +41,7 @@ const ALL: readonly AgentHostName[] = ['vscode', 'claude', 'copilot-cli'];
 
 export const AGENT_EVENTS = {
   SessionStart: { method: 'onSessionStart', answer: 'context', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: ['source'] },
-  UserPromptSubmit: { method: 'onUserPromptSubmitted', answer: 'context', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: [] },
+  UserPromptSubmit: { method: 'onUserPromptSubmitted', answer: 'context-or-block', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: [] },
   PreToolUse: {
     method: 'onPreToolUse',
     answer: 'permission',
@@ -48,7 +50,7 @@ export const AGENT_EVENTS = {
     reviewerOnly: false,
     cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'toolArgs', 'cwd'],
   },
-  PostToolUse: { method: 'onPostToolUse', answer: 'context', hosts: ALL, installed: false, reviewerOnly: false, cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'cwd'] },
+  PostToolUse: { method: 'onPostToolUse', answer: 'context-or-block', hosts: ALL, installed: false, reviewerOnly: false, cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'cwd'] },
   PreCompact: { method: 'onPreCompact', answer: 'ignored', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: null },
   SubagentStart: { method: 'onSubagentStart', answer: 'context', hosts: ALL, installed: true, reviewerOnly: true, cacheKey: ['agent_type', 'agentType'] },
   SubagentStop: {
@@ -61,7 +63,7 @@ export const AGENT_EVENTS = {
   },
   Stop: { method: 'onStop', answer: 'stop', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: ['stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'] },
   SessionEnd: { method: 'onSessionEnd', answer: 'none', hosts: ['claude', 'copilot-cli'], installed: false, reviewerOnly: false, cacheKey: null },
-  ErrorOccurred: { method: 'onErrorOccurred', answer: 'context', hosts: ['copilot-cli'], installed: false, reviewerOnly: false, cacheKey: null },
+  ErrorOccurred: { method: 'onErrorOccurred', answer: 'ignored', hosts: ['copilot-cli'], installed: false, reviewerOnly: false, cacheKey: null },
 } as const satisfies Record<string, AgentEventSpec>;
 
 export type HookEvent = keyof typeof AGENT_EVENTS;

@@ -15,7 +15,7 @@ import type {
   UserPromptSubmittedInput,
 } from '../hooks/lifecycle/hooks-provider';
 import type { HostDialect } from './agent-host';
-import { eventName, type HookEvent } from './agent-events';
+import { AGENT_EVENTS, eventName, type HookEvent } from './agent-events';
 
 export { eventName, HOOK_EVENTS, type HookEvent } from './agent-events';
 
@@ -146,40 +146,36 @@ export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDial
   const system = typeof a.systemMessage === 'string' ? { systemMessage: a.systemMessage } : {};
   const context = (name: HookEvent) =>
     typeof a.additionalContext === 'string' && a.additionalContext ? { hookSpecificOutput: { hookEventName: name, additionalContext: a.additionalContext } } : {};
-  switch (event) {
-    case 'SessionStart':
-    case 'SubagentStart': {
+  switch (AGENT_EVENTS[event].answer) {
+    case 'context': {
       const out = { ...context(event), ...system };
       return Object.keys(out).length ? out : null;
     }
-    case 'UserPromptSubmit':
-    case 'PostToolUse': {
+    case 'context-or-block': {
       const block = a.block as { reason?: string } | undefined;
       if (block) return { decision: 'block', reason: block.reason ?? 'Blocked by GSD Review Loop', ...system };
       const out = { ...context(event), ...system };
       return Object.keys(out).length ? out : null;
     }
-    case 'PreToolUse':
+    case 'permission':
       return {
         hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
+          hookEventName: event,
           permissionDecision: a.permissionDecision,
           ...(a.reason ? { permissionDecisionReason: a.reason } : {}),
           ...(a.additionalContext ? { additionalContext: a.additionalContext } : {}),
         },
         ...system,
       };
-    case 'Stop':
-    case 'SubagentStop':
+    case 'stop':
       if (a.decision === 'block') {
         const reason = typeof a.reason === 'string' && a.reason ? a.reason : 'GSD Review Loop has more work for this task.';
         const specific = dialect === 'github' ? { hookSpecificOutput: { hookEventName: event, decision: 'block', reason } } : {};
         return { decision: 'block', reason, ...specific, ...system };
       }
       return Object.keys(system).length ? system : null;
-    case 'PreCompact':
-    case 'SessionEnd':
-    case 'ErrorOccurred':
+    case 'ignored':
+    case 'none':
       return Object.keys(system).length ? system : null;
   }
 }
