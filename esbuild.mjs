@@ -41,7 +41,7 @@ const builds = [
     ...common,
     sourcemap: 'inline',
     minify: false,
-    entryPoints: ['test/integration/index.ts', ...listTests('test/integration')],
+    entryPoints: ['test/integration/index.ts', 'test/integration/successor-fixture.ts', ...listTests('test/integration')],
     outbase: 'test/integration',
     outdir: 'dist/test/integration',
     // mocha is resolved from node_modules at run time: bundling it breaks its reporter loading.

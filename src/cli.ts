@@ -14,6 +14,7 @@ const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 commands:
   state [--full]      print the derived GSD state (--full reads every slice)
   next [--apply]      the next unit to run; --apply commits hook state and records the dispatch
+                      (in a project of GSD's successor, @opengsd/gsd-pi: says how GSD runs it, exit 3)
   complete            process the recorded unit's result from its artifacts (afterDispatch)
   hook [--event NAME] [--host H]
                       one agent-hook payload (VS Code, Copilot CLI or Claude Code) on stdin, its answer on stdout

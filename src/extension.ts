@@ -76,6 +76,11 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerCodeLensCommands(workspace, panel, treeView, log),
     vscode.commands.registerCommand('gsd.installAgentHooks', async () => {
       const handle = await pickProject(workspace);
+      // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
+      if (handle && workspace.isReadOnly(handle)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi), which runs its own reviews; our agent hooks do not run there."));
+        return undefined;
+      }
       return handle ? installAgentHooks(handle, cliPath) : undefined;
     }),
     vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),

@@ -9,6 +9,7 @@ import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './co
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLog } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
+import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
@@ -40,7 +41,7 @@ function findGsd(start: string): { root: string; gsdDir: string } | null {
   }
 }
 
-/** True when the cached answer was given. Never throws. */
+/** True when the event was answered here (from the cache, or nothing on a successor project). Never throws. */
 function answerFromCache(text: string, argv: string[]): boolean {
   try {
     if (text.length > MAX_PAYLOAD_BYTES) return false;
@@ -52,6 +53,12 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const rootArg = option(argv, '--root');
     const project = findGsd(rootArg ?? (typeof raw.cwd === 'string' ? raw.cwd : process.cwd()));
     if (!project) return false;
+    // Nothing to answer and nothing to write there: said in one line, without starting the CLI.
+    const aside = successorStandsAside(project.gsdDir);
+    if (aside) {
+      process.stderr.write(`gsd-review hook: ${event}: ${aside}\n`);
+      return true;
+    }
     const origin = option(argv, '--host');
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
     // The same test as the full bridge; it then stands aside without an answer.

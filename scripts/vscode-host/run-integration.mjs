@@ -1,18 +1,20 @@
 // Runs the integration suite (dist/test/integration) inside a real VS Code extension host, once per
-// window: a copy of the sample GSD project, a workspace without `.gsd`, a multi-root workspace, and
-// (code-server host) the sample in Restricted Mode; and that once per VS Code of the test matrix.
+// window: a copy of the sample GSD project, a workspace without `.gsd`, a multi-root workspace,
+// (code-server host) the sample in Restricted Mode, and a project of GSD's successor; and that once per VS Code of the test matrix.
 //
 // Host: GSD_TEST_HOST=code-server (offline: code-server from npm + Debian's chromium) or
 // GSD_TEST_HOST=electron (@vscode/test-electron: downloads VS Code, or uses VSCODE_EXECUTABLE_PATH).
 // Default: electron when VSCODE_EXECUTABLE_PATH is set, code-server otherwise.
 // Which code-server: GSD_CODE_SERVER_VERSION = a version (4.139.1), floor, latest, or a comma list;
-// unset, the floor (engines.vscode) and the latest on npm.
+// unset, the floor (engines.vscode) and the latest on npm. GSD_TEST_SUITES: a comma list of the
+// windows to run (with-gsd, without-gsd, multi-root, untrusted, successor); unset, all of them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onExitRequest } from './lifetime.mjs';
 import { copyTracked } from './tracked-copy.cjs';
+import { createRequire } from 'node:module';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testsPath = path.join(repoRoot, 'dist', 'test', 'integration', 'index.js');
@@ -38,11 +40,16 @@ function prepareWorkspaces(base) {
   // The sample again, opened in Restricted Mode (workspace trust on, this folder not trusted).
   const untrusted = path.join(base, 'untrusted', 'sample-project');
   copyTracked('sample-project', untrusted);
+  // A project of GSD's successor (@opengsd/gsd-pi 1.x), built by the tests' own fixture builder.
+  const successor = path.join(base, 'successor', 'shop');
+  fs.mkdirSync(successor, { recursive: true });
+  createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'test', 'integration', 'successor-fixture.js')).writeSuccessorWorkspace(successor);
   return [
     { kind: 'with-gsd', folder: withGsd },
     { kind: 'without-gsd', folder: withoutGsd },
     { kind: 'multi-root', workspace: workspaceFile },
     { kind: 'untrusted', folder: untrusted, untrusted: true },
+    { kind: 'successor', folder: successor },
   ];
 }
 
@@ -258,7 +265,9 @@ async function main() {
     for (const old of fs.readdirSync(artifactsDir).filter((n) => n.startsWith('vscode-logs'))) fs.rmSync(path.join(artifactsDir, old), { recursive: true, force: true });
     let code;
     try {
-      const runs = prepareWorkspaces(base);
+      // GSD_TEST_SUITES=successor,with-gsd runs only those windows (a whole run takes minutes).
+      const only = process.env.GSD_TEST_SUITES?.split(',').map((k) => k.trim()).filter(Boolean);
+      const runs = prepareWorkspaces(base).filter((r) => !only?.length || only.includes(r.kind));
       code = host === 'electron' ? await runWithElectron(runs) : await runWithCodeServer(runs, base, target);
     } catch (error) {
       console.error(`integration tests could not run${target.version ? ` on code-server ${target.version}` : ''}: ${error.message}`);

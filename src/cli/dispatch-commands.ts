@@ -1,6 +1,8 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
 import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../core/dispatch/dispatch';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import { locateProject } from '../core/state/locate-project';
+import { detectProjectKind, HAND_OFF_EXIT_CODE, readSuccessorProject, successorHandOff, type SuccessorHandOff } from '../core/successor';
 
 export interface DispatchCliOptions {
   root: string;
@@ -20,7 +22,27 @@ function coreOptions(o: DispatchCliOptions): DispatchOptions {
   };
 }
 
+/** The hand-off to GSD when `root` is in a successor project (GSD dispatches there, not us); else null. */
+function successorProjectHandOff(root: string): SuccessorHandOff | null {
+  const project = locateProject(root);
+  if (!project || detectProjectKind(project.gsdDir).kind !== 'successor') return null;
+  return successorHandOff(project.root, readSuccessorProject(project.gsdLink));
+}
+
+/** Says what the extension's Next Unit says there, and exits with HAND_OFF_EXIT_CODE; nothing is written. */
+function printHandOff(h: SuccessorHandOff, json: boolean): number {
+  if (json) {
+    const out = { unitType: null, unitId: null, source: 'successor', handOff: { tool: 'gsd', command: h.command, gsdOnPath: h.gsdPath !== null, root: h.root }, message: h.message, applied: false, written: [] };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    process.stdout.write(`${h.message}\n`);
+  }
+  return HAND_OFF_EXIT_CODE;
+}
+
 export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
+  const handOff = successorProjectHandOff(o.root);
+  if (handOff) return printHandOff(handOff, o.json);
   const out = await dispatchNextUnit(coreOptions(o));
   const d = out.decision;
   if (o.json) {
@@ -49,6 +71,9 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
 }
 
 export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
+  // Completion there happens only inside GSD's own running attempts.
+  const handOff = successorProjectHandOff(o.root);
+  if (handOff) return printHandOff(handOff, o.json);
   const out = await afterDispatch(coreOptions(o));
   if (o.json) {
     process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');

@@ -8,6 +8,7 @@ import { applyFileChanges, readOrNull } from '../core/agent-hooks/file-changes';
 import { planInstall, planUninstall, type FileChange } from '../core/agent-hooks/hook-install';
 import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
+import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
 
 export interface InstallHooksCliOptions {
   root: string;
@@ -31,12 +32,15 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
   if (!isAgentHost(o.host)) throw new InstallHooksUsageError(`--host must be one of ${AGENT_HOSTS.join(', ')}`);
   const home = o.home ?? os.homedir();
   let root = path.resolve(o.root);
+  let projectKind: ProjectKind | undefined;
   if (!o.user) {
     const project = locateProject(root);
     if (!project) throw new InstallHooksUsageError(`no .gsd folder at or above ${root}; give --root the project, or --user for your user-level files`);
     root = project.root;
+    // A GSD-2 database project's VS Code agent also gets GSD's workflow MCP server (.vscode/mcp.json).
+    projectKind = detectProjectKind(project.gsdDir).kind;
   }
-  const options = { root, host: o.host, user: o.user, home };
+  const options = { root, host: o.host, user: o.user, home, ...(projectKind ? { projectKind } : {}) };
   const plan = (o.uninstall ? planUninstall : planInstall)(options, readOrNull);
   const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes);
   if (!o.dryRun && !o.uninstall && result.conflicts.length === 0) {
@@ -45,7 +49,7 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
   if (o.json) {
-    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts, notes: plan.notes ?? [] }, null, 2) + '\n');
   } else {
     const rel = (f: string) => (o.user ? f : path.relative(root, f) || f);
     if (plan.changes.length === 0) process.stdout.write(o.uninstall ? 'Nothing of ours to remove.\n' : 'The agent hooks are installed and up to date.\n');
@@ -53,6 +57,7 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
       process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
       if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
     }
+    for (const n of plan.notes ?? []) process.stdout.write(`note: ${n}\n`);
     for (const s of [...plan.skipped, ...result.conflicts]) process.stderr.write(`gsd-review: ${s}\n`);
   }
   return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { readCodeReview } from '../core/parse/code-review';
 import { replanDecision } from '../core/dispatch/default-dispatch';
 import { findUnit } from '../core/model/find-unit';
+import { detectProjectKind } from '../core/successor/project-kind';
 import type { GsdWorkspace } from './gsd-workspace';
 import { unitOfFile } from './known-issues-codelens';
 import { runChosenUnit } from './next-unit-command';
@@ -30,6 +31,10 @@ export function registerCodeLensCommands(
       }
       const unit = unitOrWarn(uri);
       if (!unit) return undefined;
+      if (unit.readOnly) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi); GSD replans its own slices."));
+        return undefined;
+      }
       const state = workspace.state(unit.handle);
       const { milestone, slice, task } = findUnit(state, unit.milestoneId, unit.sliceId, unit.taskId);
       if (!milestone || !slice) {
@@ -38,7 +43,9 @@ export function registerCodeLensCommands(
       }
       const actions = (task?.pendingActions ?? []).map((a) => `- ${a.text}`).join('\n');
       const reason = `Requested from ${unit.taskId}'s Known Issues.${actions ? ` Its pending actions:\n${actions}` : ''}`;
-      return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason), source: 'user' });
+      // A database project's replan goes through GSD's gsd_replan_slice, with this task as the blocker.
+      const context = { projectKind: state.projectKind ?? detectProjectKind(state.gsdDir).kind, root: state.root };
+      return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason, context), source: 'user' });
     }),
     vscode.commands.registerCommand('gsd.showInPanel', async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);

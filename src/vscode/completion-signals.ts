@@ -72,6 +72,8 @@ export class CompletionSignals {
   ) {}
 
   async onStateChange({ handle, paths }: ProjectChange): Promise<void> {
+    // Nothing of ours is dispatched or completed in a successor project.
+    if (this.workspace.isReadOnly(handle)) return;
     const record = currentDispatch(handle.project.root);
     if (!record) return;
     const file = signalFile(this.workspace.state(handle), record);

@@ -10,7 +10,20 @@ import { locateProject, type GsdProject } from '../core/state/locate-project';
 import { StateIndex } from '../core/state/state-index';
 import { stateChanges, type StateChanges } from '../core/state/state-changes';
 import type { GSDState } from '../core/model/types';
+import { detectProjectKind, readSuccessorProject, type ProjectKind } from '../core/successor';
 import { dispatchOptions } from './dispatch-options';
+
+/**
+ * The one point where the extension picks a project's state reader by its kind: a successor project
+ * (@opengsd/gsd-pi 1.x) is read by the read-only successor reader, every other one by the markdown
+ * StateIndex. (The engine's openProject state-source seam takes this over when it lands.)
+ */
+function readProjectState(handle: ProjectHandle, kind: ProjectKind): GSDState {
+  return kind === 'successor' ? readSuccessorProject(handle.project.gsdLink) : handle.index.state();
+}
+
+/** Context key: every GSD project of the workspace is read-only (GSD's successor): no write actions. */
+export const READ_ONLY_CONTEXT = 'gsdReviewLoop.readOnlyProject';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -44,6 +57,10 @@ interface Watched {
   /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
   next: DispatchOutcome | undefined;
   nextVersion: number;
+  /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
+  kind: ProjectKind;
+  /** The successor reader's last state (it has no incremental index); dropped on every change. */
+  successorState: GSDState | null;
 }
 
 export class GsdWorkspace implements vscode.Disposable {
@@ -98,6 +115,7 @@ export class GsdWorkspace implements vscode.Disposable {
     this.watched = next;
     this.watchFolders();
     void vscode.commands.executeCommand('setContext', 'gsd.projectFound', next.length > 0);
+    void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, next.length > 0 && next.every((w) => w.kind === 'successor'));
     this.projectsChanged.fire();
   }
 
@@ -122,12 +140,31 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0 };
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, kind: this.detect(handle), successorState: null };
+    if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
     watcher.onDidChange(onPath);
     watcher.onDidDelete(onPath);
     return w;
+  }
+
+  private detect(handle: ProjectHandle): ProjectKind {
+    try {
+      return detectProjectKind(handle.project.gsdDir).kind;
+    } catch (error) {
+      this.log.warn(`could not tell which GSD generation ${handle.project.gsdDir} is: ${(error as Error).message}`);
+      return 'markdown';
+    }
+  }
+
+  /** The project's GSD generation; `successor` projects are read-only (nothing of ours runs or writes there). */
+  kind(handle: ProjectHandle): ProjectKind {
+    return this.watched.find((x) => x.handle === handle)?.kind ?? this.detect(handle);
+  }
+
+  isReadOnly(handle: ProjectHandle): boolean {
+    return this.kind(handle) === 'successor';
   }
 
   private unwatch(w: Watched): void {
@@ -150,6 +187,13 @@ export class GsdWorkspace implements vscode.Disposable {
     const paths = [...w.pending];
     w.pending.clear();
     for (const p of paths) w.handle.index.changed(p);
+    w.successorState = null;
+    const kind = this.detect(w.handle);
+    if (kind !== w.kind) {
+      this.log.info(`${w.handle.project.root} is now a ${kind} project`);
+      w.kind = kind;
+      void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, this.watched.every((x) => x.kind === 'successor'));
+    }
     const before = w.last;
     const after = this.state(w.handle);
     const changes = stateChanges(before, after);
@@ -164,9 +208,10 @@ export class GsdWorkspace implements vscode.Disposable {
 
   /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
   state(handle: ProjectHandle): GSDState {
-    const state = handle.index.state();
     const w = this.watched.find((x) => x.handle === handle);
-    if (w) w.last = state;
+    if (!w) return readProjectState(handle, this.detect(handle));
+    const state = w.kind === 'successor' ? (w.successorState ??= readProjectState(handle, w.kind)) : readProjectState(handle, w.kind);
+    w.last = state;
     return state;
   }
 
@@ -191,6 +236,14 @@ export class GsdWorkspace implements vscode.Disposable {
 
   private async updateNextUnit(w: Watched): Promise<void> {
     const version = ++w.nextVersion;
+    // GSD picks the next unit of a successor project itself; our dispatch (and its hooks) never runs there.
+    if (w.kind === 'successor') {
+      const stale = w.next;
+      w.next = undefined;
+      // Announced every time: the status bar shows the (read-only) phase from this event.
+      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
+      return;
+    }
     let next: DispatchOutcome;
     try {
       next = await this.preview(w.handle);
@@ -214,6 +267,7 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const w of this.watched) {
       w.handle.index.reset();
       w.last = null;
+      w.successorState = null;
     }
     this.discover();
     for (const w of this.watched) this.flush(w);

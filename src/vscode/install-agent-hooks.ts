@@ -12,6 +12,7 @@ import type { AgentHost } from '../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull, revertFileChanges } from '../core/agent-hooks/file-changes';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, planInstall, type FileChange } from '../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../core/agent-hooks/launcher';
+import { detectProjectKind } from '../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 /** Agent hooks came to VS Code's Local agent in 1.109.3 (DESIGN.md section 5). */
@@ -41,7 +42,7 @@ function verb(c: FileChange): string {
 }
 
 /** One read-only document with every file that would be written, in full. */
-async function preview(root: string, changes: FileChange[], skipped: string[]): Promise<void> {
+async function preview(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<void> {
   const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) only in the gsd-reviewer agent.`, ''];
   for (const c of changes) {
     const rel = path.relative(root, c.file) || c.file;
@@ -52,6 +53,7 @@ async function preview(root: string, changes: FileChange[], skipped: string[]): 
     }
   }
   for (const s of skipped) lines.push(`- Left alone: ${s}`);
+  for (const n of notes) lines.push(`- Note: ${n}`);
   // A read-only document (an untitled one would ask to be saved when closed).
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
   previews.set(uri.toString(), lines.join('\n') + '\n');
@@ -82,18 +84,23 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   const home = os.homedir();
   const changes: FileChange[] = [];
   const skipped: string[] = [];
+  const notes: string[] = [];
+  // A GSD-2 database project's prompts name GSD's workflow tools: VS Code's agent gets that server too.
+  const projectKind = detectProjectKind(handle.project.gsdDir).kind;
   for (const host of chosen) {
-    const plan = planInstall({ root, host, user: false, home }, readOrNull);
+    const plan = planInstall({ root, host, user: false, home, projectKind }, readOrNull);
     changes.push(...plan.changes);
     skipped.push(...plan.skipped);
+    notes.push(...(plan.notes ?? []));
   }
   writeBridgePointer(home, process.execPath, cliPath);
   if (changes.length === 0) {
-    void vscode.window.showInformationMessage(skipped.length ? vscode.l10n.t('GSD: nothing written. {0}', skipped.join('; ')) : vscode.l10n.t('GSD: the agent hooks are already installed and up to date.'));
+    const said = [...skipped, ...notes].join('; ');
+    void vscode.window.showInformationMessage(said ? vscode.l10n.t('GSD: nothing written. {0}', said) : vscode.l10n.t('GSD: the agent hooks are already installed and up to date.'));
     return [];
   }
   if (confirm) {
-    await preview(root, changes, skipped);
+    await preview(root, changes, skipped, notes);
     const detail = changes.map((c) => `${verb(c)} ${path.relative(root, c.file)}`).join('\n');
     const install = vscode.l10n.t('Install');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Install GSD agent hooks in this workspace?'), { modal: true, detail: `${detail}\n\n${vscode.l10n.t('The preview shows every file in full.')}` }, install);
@@ -102,14 +109,14 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   const { applied, conflicts } = applyFileChanges(changes);
   for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
   const files = applied.map((c) => path.relative(root, c.file));
-  const notes = !chosen.includes('vscode')
+  const hostNotes = !chosen.includes('vscode')
     ? ''
     : vscodeRunsHooks(vscode.version)
       ? ' ' + vscode.l10n.t("VS Code runs them with chat.useHooks on (the default) in a trusted workspace; the reviewer's guard needs chat.useCustomAgentHooks on VS Code before 1.120.")
       : ' ' + vscode.l10n.t('This VS Code ({0}) runs no agent hooks: they came in 1.109.3. Copilot CLI and newer VS Code use these files.', vscode.version);
   const open = vscode.l10n.t('Open');
   const undo = vscode.l10n.t('Undo');
-  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: wrote {0}.', files.join(', ')) + notes, open, undo).then(async (choice) => {
+  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: wrote {0}.', files.join(', ')) + hostNotes + (notes.length ? ' ' + notes.join(' ') : ''), open, undo).then(async (choice) => {
     if (choice === undo) {
       const undone = revertFileChanges(applied);
       void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: agent hooks removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: agent hooks removed again.'));

@@ -1,7 +1,9 @@
 // CodeLens on GSD files, computed from the editor's text (so it follows typing, no save needed):
 // a task SUMMARY's `## Known Issues` heading gets "N pending actions", "Replan slice" and "Show in
 // review panel"; a CODE-REVIEW.md gets "Cycle N of max · K open issues" and "Compare with previous
-// cycle". The document selector keeps the provider from running on any other file.
+// cycle". In a successor project (@opengsd/gsd-pi: `.gsd/phases/NN-slug/S01-T01-SUMMARY.md`, older
+// `T01-SUMMARY.md`) the Known Issues lens only counts GSD's known issues and shows them in the
+// panel: nothing there is dispatched. The document selector keeps the provider off any other file.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readCodeReview } from '../core/parse/code-review';
@@ -9,11 +11,14 @@ import { parseFrontmatter } from '../core/parse/frontmatter';
 import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
 import { sectionNamed } from '../core/parse/markdown-sections';
 import { parseTaskSummary } from '../core/parse/task-summary';
+import { knownIssuesFromSummary } from '../core/successor/known-issue-actions';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 
 export const GSD_FILES: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },
   { scheme: 'file', pattern: '**/tasks/*-CODE-REVIEW*.md' },
+  // The successor's task summaries sit in the milestone's phase folder.
+  { scheme: 'file', pattern: '**/phases/*/*-SUMMARY.md' },
 ];
 
 export interface UnitOfFile {
@@ -22,6 +27,19 @@ export interface UnitOfFile {
   milestoneId: string;
   sliceId: string;
   taskId: string;
+  /** A successor project's summary: read-only, GSD's known issues. */
+  readOnly?: boolean;
+}
+
+/** The task of a successor project whose summary `file` is (by the reader's own file list). */
+function successorTaskOfFile(workspace: GsdWorkspace, handle: ProjectHandle, realFile: string): UnitOfFile | null {
+  for (const m of workspace.state(handle).milestones) {
+    for (const s of m.slices) {
+      const t = s.tasks.find((x) => x.summaryFile && path.resolve(x.summaryFile) === realFile);
+      if (t) return { handle, kind: 'task-summary', milestoneId: m.id, sliceId: s.id, taskId: t.id, readOnly: true };
+    }
+  }
+  return null;
 }
 
 /** The project and task a file belongs to, when it is a task summary or review inside a `.gsd`. */
@@ -30,6 +48,7 @@ export function unitOfFile(workspace: GsdWorkspace, file: string): UnitOfFile | 
     for (const base of [handle.project.gsdDir, handle.project.gsdLink]) {
       const rel = path.relative(base, file);
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      if (workspace.isReadOnly(handle)) return successorTaskOfFile(workspace, handle, path.join(handle.project.gsdDir, rel));
       const ref = classifyGsdPath(rel);
       if ((ref.kind !== 'task-summary' && ref.kind !== 'code-review') || !ref.milestoneDir || !ref.sliceDir || !ref.taskId) return null;
       const milestoneId = milestoneIdFromDir(ref.milestoneDir);
@@ -63,6 +82,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   }
 
   private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+    if (unit.readOnly) return this.successorSummaryLenses(document, text);
     const fm = parseFrontmatter(text, document.uri.fsPath);
     const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
     if (!section) return [];
@@ -82,6 +102,24 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     }
     lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: args }));
     return lenses;
+  }
+
+  /** GSD's known issues of the task: counted from the editor's text, shown in the panel; nothing to dispatch. */
+  private successorSummaryLenses(document: vscode.TextDocument, text: string): vscode.CodeLens[] {
+    const fm = parseFrontmatter(text, document.uri.fsPath, { onlyKeys: [] });
+    const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
+    if (!section) return [];
+    const issues = knownIssuesFromSummary(text, document.uri.fsPath);
+    const range = new vscode.Range(section.line - 1, 0, section.line - 1, 0);
+    return [
+      new vscode.CodeLens(range, {
+        title: `$(checklist) ${issues.length === 1 ? vscode.l10n.t('1 known issue (GSD)') : vscode.l10n.t('{0} known issues (GSD)', issues.length)}`,
+        command: '',
+        tooltip: issues.map((i) => `• ${i.text}`).join('\n') || vscode.l10n.t('GSD recorded no open known issue for this task'),
+      }),
+      new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: [document.uri] }),
+      new vscode.CodeLens(range, { title: `$(lock) ${vscode.l10n.t('read-only: GSD records progress')}`, command: '', tooltip: vscode.l10n.t("A project of GSD's successor (@opengsd/gsd-pi): only GSD's own running attempts act on its known issues.") }),
+    ];
   }
 
   private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {

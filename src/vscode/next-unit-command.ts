@@ -8,12 +8,15 @@ import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from 
 import { dispatchOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { handOffToGsd, type HandOffShown } from './successor-hand-off';
 
 export interface NextUnitResult {
   phase: string;
   nextAction: string;
   outcome: DispatchOutcome | null;
   target: TargetResult | null;
+  /** Set on a successor project: Next Unit was handed to GSD (nothing dispatched or written by us). */
+  handOff?: HandOffShown;
 }
 
 export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): Promise<ProjectHandle | undefined> {
@@ -85,6 +88,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   }
   workspace.flushAll();
   const state = workspace.state(handle);
+  if (workspace.isReadOnly(handle)) return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, handOff: handOffToGsd(handle, state, log) };
   const preview = await dispatchNextUnit(coreOptions(handle, log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
@@ -160,9 +164,15 @@ export class UnitCompleter {
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('gsd.nextUnit', (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
+    // The view's button on a successor project: the same command, which hands over to GSD there.
+    vscode.commands.registerCommand('gsdReviewLoop.handOffToGsd', () => runNextUnit(workspace, log)),
     vscode.commands.registerCommand('gsd.completeUnit', async () => {
       const handle = await pickProject(workspace);
       if (!handle) return null;
+      if (workspace.isReadOnly(handle)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this project is GSD\'s own (@opengsd/gsd-pi): only GSD\'s running attempts complete its units.'));
+        return null;
+      }
       const out = await completer.complete(handle, 'GSD: Complete Unit');
       void vscode.window.showInformationMessage(out ? vscode.l10n.t('GSD: {0} {1} completed.', out.result.unitType, out.result.unitId) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
       return out;

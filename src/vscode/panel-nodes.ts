@@ -8,6 +8,7 @@ import { findUnit } from '../core/model/find-unit';
 import { REVIEW_LOOP, taskState } from '../core/hooks/builtin/review-loop/review-loop-state';
 import type { GSDState, MilestoneEntry, PendingAction, ReviewCycle, SliceEntry, TaskEntry } from '../core/model/types';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { gsdReviewInDatabase, gsdReviewLabel, pendingSourceLabel, successorHeaderItem } from './successor-panel';
 import { presentTask, type NextUnitRef } from './task-presentation';
 
 export interface NodeFactory {
@@ -114,10 +115,23 @@ export class ProjectNode extends PanelNode {
 export function projectChildren(c: Ctx, parent?: PanelNode): PanelNode[] {
   const s = stateOf(c);
   const out: PanelNode[] = [];
+  if (c.workspace.isReadOnly(c.handle)) out.push(c.nodes.node(`${base(c.handle)}#successor`, () => new SuccessorHeaderNode(c), parent));
   if (s.pendingActions.length) out.push(c.nodes.node(`${base(c.handle)}#pending`, () => new PendingGroupNode(c), parent));
   for (const m of s.milestones) out.push(c.nodes.node(`${base(c.handle)}/${m.id}`, () => new MilestoneNode(c, m.id), parent));
   if (readHookLog(c.handle.project.gsdDir, 1).length) out.push(c.nodes.node(`${base(c.handle)}#hooks`, () => new HookEventsNode(c), parent));
   return out;
+}
+
+/** A successor project's header: what it is, read-only, and where its state came from. */
+export class SuccessorHeaderNode extends PanelNode {
+  readonly id: string;
+  constructor(private readonly c: Ctx) {
+    super();
+    this.id = `${base(c.handle)}#successor`;
+  }
+  treeItem(): vscode.TreeItem {
+    return successorHeaderItem(this.id, stateOf(this.c));
+  }
 }
 
 /** The agent hooks' recent calls (time, event, what the bridge answered). */
@@ -176,7 +190,11 @@ export class PendingGroupNode extends PanelNode {
     item.id = this.id;
     item.description = String(n);
     item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    item.tooltip = md(vscode.l10n.t('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.'));
+    item.tooltip = md(
+      this.c.workspace.isReadOnly(this.c.handle)
+        ? vscode.l10n.t("Known issues GSD recorded per task (`## Known Issues` of the task summaries), shown read-only: GSD decides what happens to them.")
+        : vscode.l10n.t('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.'),
+    );
     item.contextValue = 'gsd.pendingGroup';
     return item;
   }
@@ -207,8 +225,8 @@ export class PendingActionNode extends PanelNode {
     const item = new vscode.TreeItem(a.text, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : vscode.l10n.t('from {0}', a.source);
-    item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, a.source === 'summary' ? vscode.l10n.t('task summary') : a.source)}\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
+    item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : vscode.l10n.t('from {0}', pendingSourceLabel(a));
+    item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, pendingSourceLabel(a))}\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
     item.command = openAt(a.file, a.line);
     item.contextValue = 'gsd.pendingAction';
     item.resourceUri = vscode.Uri.file(a.file);
@@ -308,7 +326,8 @@ export class TaskNode extends PanelNode {
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);
-    item.contextValue = `gsd.task.${t.status}${t.reviews.length ? '.reviewed' : ''}`;
+    // `.readOnly`: a successor project's task, on which no review or dispatch action is offered.
+    item.contextValue = `gsd.task.${t.status}${this.c.workspace.isReadOnly(this.c.handle) ? '.readOnly' : t.reviews.length ? '.reviewed' : ''}`;
     const file = t.summaryFile ?? t.planFile;
     if (file) {
       item.command = openAt(file);
@@ -357,6 +376,18 @@ export class ReviewCycleNode extends PanelNode {
     item.command = openAt(r.file);
     item.resourceUri = vscode.Uri.file(r.file);
     item.contextValue = `gsd.reviewCycle${this.previous() ? '.hasPrevious' : ''}`;
+    const gsd = gsdReviewLabel(r);
+    if (gsd) {
+      // GSD's own verdict or rework brief: named as GSD says it; no cycle diff of ours.
+      item.label = `${vscode.l10n.t('Review cycle {0}', this.cycle)} · ${gsd}`;
+      const rationale = (r as { rationale?: string }).rationale;
+      if (rationale) item.tooltip = md(`${(item.tooltip as vscode.MarkdownString).value}\n\n${rationale}`);
+      item.contextValue = gsdReviewInDatabase(r) ? 'gsd.gsdReview' : 'gsd.reviewCycle';
+      if (gsdReviewInDatabase(r)) {
+        item.command = undefined;
+        item.resourceUri = undefined;
+      }
+    }
     return item;
   }
 }

@@ -32,6 +32,13 @@ export class GsdStatusBar implements vscode.Disposable {
       return;
     }
     const state = this.workspace.state(handle);
+    if (this.workspace.isReadOnly(handle)) {
+      // GSD's successor decides its own next unit; the click hands Next Unit over to it.
+      this.item.text = `$(eye) GSD: ${state.phase} · ${vscode.l10n.t('read-only')}`;
+      this.item.tooltip = vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi), shown read-only. Click: GSD runs its next unit.", state.phase);
+      this.item.show();
+      return;
+    }
     const preview = this.workspace.nextUnit(handle);
     if (!preview) {
       this.item.text = `$(warning) GSD: ${state.phase}`;

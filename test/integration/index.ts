@@ -6,13 +6,15 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 
-/** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one. */
-function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' {
+/** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one, a successor one. */
+function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' | 'successor' {
   if (!vscode.workspace.isTrusted) return 'untrusted';
   // A .code-workspace file is known at once; its folders may still be resolving.
   if (vscode.workspace.workspaceFile?.path.endsWith('.code-workspace')) return 'multi-root';
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length > 1) return 'multi-root';
+  // GSD's successor (@opengsd/gsd-pi 1.x) lays its project out under `.gsd/phases/`.
+  if (folders.some((f) => fs.existsSync(path.join(f.uri.fsPath, '.gsd', 'phases')))) return 'successor';
   return folders.some((f) => fs.existsSync(path.join(f.uri.fsPath, '.gsd'))) ? 'with-gsd' : 'without-gsd';
 }
 

@@ -24,6 +24,9 @@ export interface FileChange {
   root?: string;
 }
 
+/** Reads a file's text for a plan of changes; null when it does not exist. */
+export type ReadFile = (file: string) => string | null;
+
 /**
  * The file's text through its real path; null when it does not exist. Throws (one line) for a file
  * that is not a regular one or is too large: such a file is never treated as missing.

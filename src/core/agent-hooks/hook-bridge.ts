@@ -21,6 +21,7 @@ import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type Run
 import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
+import { successorStandsAside } from './successor-stand-aside';
 
 export interface BridgeOptions {
   /** The project; default: the payload's `cwd`. */
@@ -162,6 +163,9 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
     project = null;
   }
   if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
+  // GSD's successor runs its own reviews there and only its attempts write: no hook of ours, no log line in .gsd.
+  const aside = successorStandsAside(project.gsdDir);
+  if (aside) return { event: payload.event, output: null, skipped: aside, warnings: [`${payload.event}: ${aside}`] };
   const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
   const home = options.home ?? os.homedir();
   const root = project.root;

@@ -21,10 +21,12 @@ import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-hos
 import { AGENT_EVENTS } from './agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
-import { confineTo, type FileChange } from './file-changes';
+import { confineTo, type FileChange, type ReadFile } from './file-changes';
 
-export type { FileChange } from './file-changes';
+export type { FileChange, ReadFile } from './file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
+import { planWorkflowServer } from './workflow-mcp-server';
+import type { ProjectKind } from '../successor/project-kind';
 
 export const MARKER = 'gsd-review-loop';
 export { GITHUB_HOOKS_FILE };
@@ -43,9 +45,10 @@ export interface InstallOptions {
   /** User-level files instead of the repository's. */
   user: boolean;
   home: string;
+  /** A GSD-2 database project also gets GSD's workflow MCP server in `.vscode/mcp.json` (host vscode). */
+  projectKind?: ProjectKind;
 }
 
-export type ReadFile = (file: string) => string | null;
 
 type Family = 'github' | 'claude';
 const familyOf = (host: AgentHost): Family => (host === 'claude' ? 'claude' : 'github');
@@ -248,6 +251,21 @@ export interface Plan {
   changes: FileChange[];
   /** Files left alone, with why. */
   skipped: string[];
+  /** Worth saying, but nothing went wrong (GSD's MCP server not set up yet). */
+  notes?: string[];
+}
+
+/** VS Code's agent gets GSD's workflow server where its prompts ask for its tools (workflow-mcp-server.ts). */
+function wantsWorkflowServer(o: InstallOptions): boolean {
+  return !o.user && o.host === 'vscode' && o.projectKind === 'gsd2-database';
+}
+
+function addWorkflowServer(o: InstallOptions, read: ReadFile, root: string | undefined, plan: Plan, remove: boolean): void {
+  if (!wantsWorkflowServer(o)) return;
+  const step = planWorkflowServer(o.root, read, remove);
+  if (step.change) plan.changes.push(root ? { ...step.change, root } : step.change);
+  if (step.skipped) plan.skipped.push(step.skipped);
+  if (step.note) (plan.notes ??= []).push(step.note);
 }
 
 /**
@@ -285,7 +303,9 @@ export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
     });
   }
   add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
-  return { changes, skipped };
+  const plan: Plan = { changes, skipped };
+  addWorkflowServer(o, read, root, plan, false);
+  return plan;
 }
 
 export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
@@ -320,7 +340,9 @@ export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan 
     }
   }
   drop(l.agentFile, `the ${REVIEWER_NAME} agent`);
-  return { changes, skipped };
+  const plan: Plan = { changes, skipped };
+  addWorkflowServer(o, read, root, plan, true);
+  return plan;
 }
 
 /** A settings file that holds nothing once our hooks are out: it was ours alone. */

@@ -52,6 +52,12 @@ export function appendTo(text: string, container: Node, entry: { key?: string; v
   return `${text.slice(0, open)}\n${indent}${body}\n${unit.repeat(depth - 1)}${text.slice(close)}`;
 }
 
+/** Text with the value `node` (an array element or a property's value) replaced by `value`, at its depth. */
+export function replaceValue(text: string, node: Node, value: unknown): string {
+  const unit = indentUnit(text);
+  return text.slice(0, node.offset) + render(value, unit, unit.repeat(depthOf(node))) + text.slice(node.offset + node.length);
+}
+
 /** Text without `node` (an array element or an object property node), and its separator. */
 export function removeNode(text: string, node: Node): string {
   const container = node.parent!;

@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import type { DeepReadonly, UnitDecision } from '../hooks/engine/middleware';
 import { PROMPTS, render } from '../prompts/templates';
+import { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../prompts/prompt-context';
+import { blockerTaskValue, WORKFLOW_PROMPTS } from '../prompts/workflow-tool-prompts';
 import { activeUnits } from '../model/find-unit';
 import type { GSDState, MilestoneEntry, SliceEntry } from '../model/types';
 
@@ -28,9 +30,20 @@ function slicePaths(state: State, milestone: DeepReadonly<MilestoneEntry>, slice
   };
 }
 
-export function defaultDecision(state: State): UnitDecision | null {
+type WorkflowUnit = keyof typeof WORKFLOW_PROMPTS;
+
+/** The template of a unit: GSD's workflow-tool version on a database project, else the markdown one. */
+function templateOf(unit: WorkflowUnit, context: PromptContext): string {
+  return recordsThroughWorkflowTools(context) ? WORKFLOW_PROMPTS[unit] : PROMPTS[unit];
+}
+
+/**
+ * GSD's default unit for the state. `context` says what kind of project it is (a database project's
+ * prompts name GSD's workflow tools); by default it is read from the state.
+ */
+export function defaultDecision(state: State, context: PromptContext = promptContextOf(state)): UnitDecision | null {
   const { milestone, slice, task } = activeUnits(state);
-  const base = { milestoneId: milestone?.id, milestoneTitleSuffix: milestone ? ` (${milestone.title})` : '' };
+  const base = { milestoneId: milestone?.id, milestoneTitleSuffix: milestone ? ` (${milestone.title})` : '', projectDir: context.root };
   switch (state.phase) {
     case 'pre-planning':
       if (!milestone) return null;
@@ -40,7 +53,7 @@ export function defaultDecision(state: State): UnitDecision | null {
       return {
         unitType: 'plan-slice',
         unitId: `${milestone.id}/${slice.id}`,
-        prompt: render(PROMPTS['plan-slice'], { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
+        prompt: render(templateOf('plan-slice', context), { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
         reason: state.nextAction,
       };
     case 'executing': {
@@ -49,7 +62,7 @@ export function defaultDecision(state: State): UnitDecision | null {
       return {
         unitType: 'execute-task',
         unitId: `${milestone.id}/${slice.id}/${task.id}`,
-        prompt: render(PROMPTS['execute-task'], {
+        prompt: render(templateOf('execute-task', context), {
           ...base,
           ...paths,
           sliceId: slice.id,
@@ -66,16 +79,16 @@ export function defaultDecision(state: State): UnitDecision | null {
       return {
         unitType: 'complete-slice',
         unitId: `${milestone.id}/${slice.id}`,
-        prompt: render(PROMPTS['complete-slice'], { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
+        prompt: render(templateOf('complete-slice', context), { ...base, sliceId: slice.id, sliceTitle: slice.title, ...slicePaths(state, milestone, slice) }),
         reason: state.nextAction,
       };
     case 'replanning-slice':
       if (!milestone || !slice) return null;
       if (state.replanTrigger?.reason === 'triage') {
         const trigger = slice.replanTriggerFile ? promptPath(state, slice.replanTriggerFile) : `${slice.id}-REPLAN-TRIGGER.md`;
-        return replanDecision(state, milestone, slice, state.replanTrigger.taskId, `GSD's triage asked for a replan of this slice: read ${trigger} for why.`);
+        return replanDecision(state, milestone, slice, state.replanTrigger.taskId, `GSD's triage asked for a replan of this slice: read ${trigger} for why.`, context);
       }
-      return replanDecision(state, milestone, slice, state.replanTrigger?.taskId ?? '', `Task ${state.replanTrigger?.taskId} reported blocker_discovered: true.`);
+      return replanDecision(state, milestone, slice, state.replanTrigger?.taskId ?? '', `Task ${state.replanTrigger?.taskId} reported blocker_discovered: true.`, context);
     case 'validating-milestone':
       if (!milestone) return null;
       return { unitType: 'validate-milestone', unitId: milestone.id, prompt: render(PROMPTS['validate-milestone'], base), reason: state.nextAction };
@@ -94,19 +107,24 @@ export function replanDecision(
   slice: DeepReadonly<SliceEntry>,
   triggerTaskId: string,
   replanReason: string,
+  context: PromptContext = promptContextOf(state),
 ): UnitDecision {
   return {
     unitType: 'replan-slice',
     unitId: `${milestone.id}/${slice.id}`,
-    prompt: render(PROMPTS['replan-slice'], {
+    prompt: render(templateOf('replan-slice', context), {
       milestoneId: milestone.id,
       sliceId: slice.id,
       sliceTitle: slice.title,
       triggerTaskId,
+      blockerTaskId: blockerTaskValue(triggerTaskId),
       replanReason,
+      projectDir: context.root,
       ...slicePaths(state, milestone, slice),
     }),
     reason: replanReason,
+    // The task the replan answers: the prompt names it as GSD's blockerTaskId (a replan_history row
+    // per task), and the pending-actions hook records it for its per-task loop guard.
     data: { triggerTaskId },
   };
 }

@@ -21,6 +21,7 @@ import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hook
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject } from '../state/locate-project';
+import { detectProjectKind } from '../successor/project-kind';
 import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type UnitResult } from '../hooks/engine/middleware';
 import { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
@@ -83,6 +84,8 @@ async function prepare(options: DispatchOptions): Promise<Prepared> {
   const store = options.store ?? new NodeGsdStore();
   const files = new ProjectFiles(store);
   const state = deriveState(project, freshPartSource(files), { lazy: true });
+  // The prompts of a GSD-2 database project name GSD's workflow tools (prompts/prompt-context.ts).
+  state.projectKind = detectProjectKind(project.gsdDir).kind;
   const log = options.log ?? silentLog;
   const builtins = options.builtins ?? [];
   const hooks = await loadConfiguredHooks(files, {

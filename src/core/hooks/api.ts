@@ -80,6 +80,7 @@ export { activeUnits, findUnit, findUnitById } from '../model/find-unit';
 export { defaultDecision, promptPath, replanDecision } from '../dispatch/default-dispatch';
 export { parseCodeReview, readCodeReview, reviewPassed, type CodeReview } from '../parse/code-review';
 export { render } from '../prompts/templates';
+export { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../prompts/prompt-context';
 export { classifyToolCall, type ToolCall } from '../agent-hooks/edit-tools';
 export { confine, realPathOf } from '../files/confine';
 export { CONTINUE_SECTIONS } from '../parse/continue-file';

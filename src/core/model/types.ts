@@ -201,4 +201,9 @@ export interface GSDState {
   pendingActions: PendingAction[];
   extensions: ExtensionsMap;
   diagnostics: Diagnostic[];
+  /**
+   * Which generation of GSD keeps the project, when the deriving code says (the dispatch does);
+   * prompts read it through promptContextOf (prompts/prompt-context.ts). Absent: markdown.
+   */
+  projectKind?: import('../successor/project-kind').ProjectKind;
 }

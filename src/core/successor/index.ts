@@ -1,7 +1,9 @@
 // Successor projects (@opengsd/gsd-pi 1.x): detection and a read-only state. Not wired into the
-// CLI, the extension or the markdown derivation yet (issue 15 brings the state-source seam).
+// markdown derivation yet (issue 15 brings the state-source seam); the extension and the CLI ask it
+// which kind a project is, and hand Next Unit over to GSD (hand-off.ts).
 export { detectProjectKind, type DetectOptions, type ProjectKind, type ProjectKindReport } from './project-kind';
 export { readSuccessorProject, KNOWN_ISSUES_SOURCE, type ReadSuccessorOptions, type SuccessorState } from './read-successor-project';
 export { nodeSqliteAvailability } from './read-only-database';
 export { HOOK_VERDICTS, type HookVerdict, type SuccessorReviewCycle } from './review-verdicts';
 export { GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA, OLDEST_CURRENT_SCHEMA, schemaTooNewMessage } from './schema-versions';
+export { findOnPath, GSD_NEXT_COMMAND, GSD_SESSION_NEXT, HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from './hand-off';

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
+import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 
@@ -58,5 +59,27 @@ describe('agent hooks from VS Code', () => {
     const view = await captureWorkbench('hook-events', ['Recent hook events', 'SessionStart · context']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true]);
+  });
+
+  it('on a GSD-2 database project also gives the VS Code agent GSD\'s gsd-workflow server (.vscode/mcp.json), leaving .mcp.json as GSD wrote it', async () => {
+    const db = path.join(root, '.gsd', 'gsd.db');
+    const claudeMcp = path.join(root, '.mcp.json');
+    const vscodeMcp = path.join(root, '.vscode', 'mcp.json');
+    const hadVscodeDir = fs.existsSync(path.join(root, '.vscode'));
+    // `.mcp.json` in the shape `/gsd mcp init` writes (gsd-2 mcp-project-config.ts).
+    const gsdEntry = { command: 'gsd-mcp-server-not-installed', cwd: root, env: { GSD_PERSIST_WRITE_GATE_STATE: '1', GSD_WORKFLOW_PROJECT_ROOT: root } };
+    const mcpText = `${JSON.stringify({ mcpServers: { 'gsd-workflow': gsdEntry } }, null, 2)}\n`;
+    try {
+      fs.writeFileSync(db, emptySqliteDatabase());
+      fs.writeFileSync(claudeMcp, mcpText);
+      const written = await api.installAgentHooks(api.workspace.list()[0]);
+      assert.deepEqual(written, [path.join('.vscode', 'mcp.json')]);
+      assert.deepEqual(JSON.parse(fs.readFileSync(vscodeMcp, 'utf8')), { servers: { 'gsd-workflow': { type: 'stdio', ...gsdEntry } } });
+      assert.equal(fs.readFileSync(claudeMcp, 'utf8'), mcpText);
+      assert.deepEqual(await api.installAgentHooks(api.workspace.list()[0]), []);
+    } finally {
+      for (const f of [db, claudeMcp, vscodeMcp]) fs.rmSync(f, { force: true });
+      if (!hadVscodeDir) fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
+    }
   });
 });

@@ -4,16 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { copyTracked } from '../../../scripts/vscode-host/tracked-copy.cjs';
 
-export type Tree = Record<string, string | Buffer>;
-
-export function writeTree(files: Tree, root = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-unit-'))): string {
-  for (const [rel, content] of Object.entries(files)) {
-    const abs = path.join(root, rel);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, content);
-  }
-  return root;
-}
+// writeTree has its own module so fixture builders can use it without this module's sample copy.
+export { writeTree, type Tree } from './write-tree';
 
 export function copyFixture(name: string): string {
   const src = path.join(__dirname, '..', '..', 'fixtures', name);

@@ -43,6 +43,49 @@ export function sqliteAvailable(): boolean {
 
 export const PROJECT_ID = 'proj-0001';
 
+/** Old status column → lifecycle status, as GSD's LEGACY_STATUS_MAP (db/lifecycle-shadow-comparison.ts). */
+const CANONICAL: Record<string, string> = { complete: 'completed', active: 'in_progress', pending: 'pending' };
+
+/** The project of helpers/successor-project.ts as GSD's database holds it. */
+export function baseSpec(schema: number, authorityEpoch: number | null): DbSpec {
+  const spec: DbSpec = {
+    schema,
+    authorityEpoch,
+    milestones: [
+      { id: 'M001', title: 'Checkout flow', status: 'active', sequence: 1 },
+      { id: 'M002', title: 'Order history', status: 'pending', sequence: 2 },
+    ],
+    slices: [
+      { milestoneId: 'M001', id: 'S01', title: 'Cart model', status: 'complete', sequence: 1 },
+      { milestoneId: 'M001', id: 'S02', title: 'Payment', status: 'active', depends: ['S01'], sequence: 2 },
+      { milestoneId: 'M001', id: 'R01', title: 'Fix rounding', status: 'pending', depends: ['S02'], sequence: 3 },
+      { milestoneId: 'M002', id: 'S01', title: 'List orders', status: 'pending', sequence: 1 },
+    ],
+    tasks: [
+      { milestoneId: 'M001', sliceId: 'S01', id: 'T01', title: 'Cart entity', status: 'complete', sequence: 1 },
+      { milestoneId: 'M001', sliceId: 'S01', id: 'T02', title: 'Cart totals', status: 'complete', sequence: 2, knownIssues: '- Rounding of totals over 1,000 is off by one cent.\n- Cart is not persisted across sessions.' },
+      { milestoneId: 'M001', sliceId: 'S02', id: 'T01', title: 'Payment intent', status: 'complete', sequence: 1 },
+      { milestoneId: 'M001', sliceId: 'S02', id: 'T02', title: 'Capture payment', status: 'pending', sequence: 2, knownIssues: '- Capture retries are untested.' },
+      { milestoneId: 'M001', sliceId: 'S02', id: 'T03', title: 'Refunds', status: 'pending', sequence: 3 },
+      { milestoneId: 'M001', sliceId: 'R01', id: 'T01', title: 'Round half-even', status: 'pending', sequence: 1 },
+      { milestoneId: 'M002', sliceId: 'S01', id: 'T01', title: 'Orders query', status: 'complete', sequence: 1 },
+      { milestoneId: 'M002', sliceId: 'S01', id: 'T02', title: 'Orders page', status: 'pending', sequence: 2 },
+    ],
+  };
+  return spec;
+}
+
+/** Lifecycle rows for every item, from the columns, with the given disagreements. */
+export function withLifecycles(spec: DbSpec, overrides: Record<string, string>, omit: string[] = []): DbSpec {
+  const rows: NonNullable<DbSpec['lifecycles']> = [];
+  for (const m of spec.milestones) rows.push({ kind: 'milestone', milestoneId: m.id, status: CANONICAL[m.status] });
+  for (const s of spec.slices) rows.push({ kind: 'slice', milestoneId: s.milestoneId, sliceId: s.id, status: CANONICAL[s.status] });
+  for (const t of spec.tasks) rows.push({ kind: 'task', milestoneId: t.milestoneId, sliceId: t.sliceId, taskId: t.id, status: CANONICAL[t.status] });
+  const key = (r: (typeof rows)[number]) => [r.milestoneId, r.sliceId, r.taskId].filter(Boolean).join('/');
+  return { ...spec, lifecycles: rows.filter((r) => !omit.includes(key(r))).map((r) => ({ ...r, status: overrides[key(r)] ?? r.status })) };
+}
+
+
 export function buildSuccessorDatabase(file: string, spec: DbSpec): void {
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string) => Db };
   const db = new DatabaseSync(file);

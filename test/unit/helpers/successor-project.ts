@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeTree, type Tree } from './gsd-tree';
+import { writeTree, type Tree } from './write-tree';
 
 /** `<!-- gsd:state-version=R:E -->`, the last line of files GSD renders (markdown-renderer.ts stampProjectionContent). */
 export const stamp = (revision: number, epoch: number) => `<!-- gsd:state-version=${revision}:${epoch} -->\n`;
@@ -145,8 +145,8 @@ export function successorLayoutTree(): Tree {
   };
 }
 
-export function writeSuccessorLayout(extra: Tree = {}): { root: string; gsdDir: string } {
-  const root = writeTree({ ...successorLayoutTree(), ...extra });
+export function writeSuccessorLayout(extra: Tree = {}, into?: string): { root: string; gsdDir: string } {
+  const root = writeTree({ ...successorLayoutTree(), ...extra }, into);
   return { root, gsdDir: path.join(root, '.gsd') };
 }
 

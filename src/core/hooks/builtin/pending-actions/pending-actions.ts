@@ -7,11 +7,14 @@
 import {
   activeUnits,
   defaultDecision,
+  promptContextOf,
+  recordsThroughWorkflowTools,
   replanDecision,
   type BuiltinHook,
   type DeepReadonly,
   type GSDMiddleware,
   type MiddlewareContext,
+  type PromptContext,
   type SliceEntry,
   type TaskEntry,
 } from '../../api';
@@ -57,37 +60,46 @@ export function replanRecordedForTask(slice: DeepReadonly<SliceEntry>, own: Pend
   return slice.replannedTasks.includes(taskId) || (own.replannedFor ?? []).includes(taskId);
 }
 
-/** Open pending actions of the tasks before `taskId`, as prompt text. */
-export function carryForward(slice: DeepReadonly<SliceEntry>, beforeTaskId: string): string {
+/**
+ * Open pending actions of the tasks before `taskId`, as prompt text. Where the remaining ones go:
+ * the summary's Known Issues, or on a database project gsd_task_complete's `knownIssues` (GSD
+ * renders it as that section).
+ */
+export function carryForward(slice: DeepReadonly<SliceEntry>, beforeTaskId: string, context?: PromptContext): string {
   const lines: string[] = [];
   for (const t of slice.tasks) {
     if (t.id === beforeTaskId) break;
     for (const a of t.pendingActions) lines.push(`- ${t.id}: ${a.text}`);
   }
-  return lines.length
-    ? `\nPending actions carried forward from earlier tasks of this slice (required follow-up; list any that remain under "## Known Issues" → "Pending actions:" of your summary):\n${lines.join('\n')}\n`
-    : '';
+  const where = context && recordsThroughWorkflowTools(context)
+    ? 'list any that remain in the `knownIssues` of your gsd_task_complete call, after a line "Pending actions:"'
+    : 'list any that remain under "## Known Issues" → "Pending actions:" of your summary';
+  return lines.length ? `\nPending actions carried forward from earlier tasks of this slice (required follow-up; ${where}):\n${lines.join('\n')}\n` : '';
 }
 
 function onDispatch(ctx: Ctx): void {
   const { milestone, slice } = activeUnits(ctx.state);
   if (!milestone || !slice || (ctx.state.phase !== 'executing' && ctx.state.phase !== 'summarizing')) return;
   const sliceId = `${milestone.id}/${slice.id}`;
+  const context = promptContextOf(ctx.state);
   const latest = latestCompletedTask(slice);
   if (latest && latest.pendingActions.length > 0 && !replanRecordedForTask(slice, sliceState(ctx.store.get(sliceId)), latest.id)) {
     const list = latest.pendingActions.map((a) => `- ${a.text}`).join('\n');
+    // The latest *completed* task is the blocker: GSD's gsd_replan_slice accepts only a finished
+    // blockerTaskId and records the replan against it, which is what guards this task (and only it).
     ctx.decision = replanDecision(
       ctx.state,
       milestone,
       slice,
       latest.id,
       `Task ${latest.id}, the latest completed task of this slice, left required follow-up (pending actions):\n${list}\nPlan tasks for them (or fold them into existing tasks) before the slice goes on.`,
+      context,
     );
     return;
   }
   if (ctx.state.phase === 'executing' && ctx.state.activeTask) {
-    const carried = carryForward(slice, ctx.state.activeTask.id);
-    const base = carried ? defaultDecision(ctx.state) : null;
+    const carried = carryForward(slice, ctx.state.activeTask.id, context);
+    const base = carried ? defaultDecision(ctx.state, context) : null;
     if (base?.unitType === 'execute-task') ctx.decision = { ...base, prompt: base.prompt + carried, reason: `${base.reason ?? ''} (with earlier pending actions)`.trim() };
   }
 }

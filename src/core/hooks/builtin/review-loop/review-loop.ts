@@ -7,8 +7,10 @@ import {
   activeUnits,
   findUnitById,
   parseCodeReview,
+  promptContextOf,
   promptPath,
   readCodeReview,
+  recordsThroughWorkflowTools,
   reviewPassed,
   type BuiltinHook,
   type CodeReview,
@@ -22,7 +24,7 @@ import {
   type UnitDecision,
 } from '../../api';
 import { ReviewLoopProvider } from './review-loop-provider';
-import { FIX_TASK, issueLines, render, REVIEW_TASK } from './review-prompts';
+import { FIX_TASK, issueLines, render, REVIEW_TASK, summaryUpdate } from './review-prompts';
 import {
   REVIEW_LOOP,
   summarizeReviewLoop,
@@ -187,7 +189,7 @@ function fixDecision(ctx: Ctx, t: Target, active: ActiveReview): UnitDecision {
     lastReviewPath: active.lastReviewPath ? `.gsd/${active.lastReviewPath}` : '(missing)',
     issues: issueLines(last?.openIssues ?? []),
     verify: t.task.verify ?? 'its Verify command',
-    taskSummaryPath: taskFile(t, 'SUMMARY', t.task.summaryFile),
+    summaryUpdate: summaryUpdate(taskFile(t, 'SUMMARY', t.task.summaryFile), recordsThroughWorkflowTools(promptContextOf(t.state))),
   });
   return {
     unitType: 'fix-task',

@@ -30,8 +30,18 @@ export const FIX_TASK = `Fix the issues the reviewer found in task {{taskId}} ({
 Open issues:
 {{issues}}
 
-Fix each one in the code (and its tests), run the task's verification ({{verify}}), and update {{taskSummaryPath}} if what you changed affects it. Do not write or edit the review file: the next review cycle checks your fixes.
+Fix each one in the code (and its tests), run the task's verification ({{verify}}){{summaryUpdate}}. Do not write or edit the review file: the next review cycle checks your fixes.
 `;
+
+/**
+ * What the fixer does with the task summary. On a GSD-2 database project GSD renders it from its
+ * database after its tool calls, so an edit would be lost: it is left alone there.
+ */
+export function summaryUpdate(taskSummaryPath: string, throughWorkflowTools: boolean): string {
+  return throughWorkflowTools
+    ? `; leave ${taskSummaryPath} as it is (GSD renders it from its database; the next review cycle records your fixes)`
+    : `, and update ${taskSummaryPath} if what you changed affects it`;
+}
 
 export function issueLines(issues: readonly ReviewIssue[]): string {
   if (issues.length === 0) return '- (the reviewer requested changes without listing open issues: read the Notes of the review)';

@@ -1,0 +1,105 @@
+// Prompts for a GSD-2 database project (DESIGN.md section 10): `.gsd/gsd.db` is the truth and GSD
+// re-renders the PLAN, SUMMARY and REPLAN files from it after its tool calls, so a hand-written file
+// is lost and records nothing. The agent records progress by calling the tools of GSD's workflow MCP
+// server (`gsd-workflow`, written into `.mcp.json` by `/gsd mcp init`) with the values named here.
+// Tool and argument names: gsd-build/gsd-2 at 76568edc, packages/mcp-server/src/workflow-tools.ts
+// (`taskCompleteParams`, `replanSliceParams`, `planSliceParams`, `sliceCompleteParams`).
+// `projectDir` is passed explicitly: GSD's server otherwise takes its working directory, and VS Code
+// 1.100 ignores `cwd` in `.vscode/mcp.json` and starts the server in the user's home, which GSD
+// refuses (checked in code-server 4.100.3's extension host).
+// Same conventions as templates.ts: one line per paragraph, lists and formats on their own lines.
+
+export const GSD_WORKFLOW_SERVER = 'gsd-workflow';
+
+/** The tool each unit ends with. */
+export const WORKFLOW_TOOLS = {
+  'plan-slice': 'gsd_plan_slice',
+  'execute-task': 'gsd_task_complete',
+  'complete-slice': 'gsd_slice_complete',
+  'replan-slice': 'gsd_replan_slice',
+} as const;
+
+const NOT_BY_HAND = `This project keeps its progress in GSD's database (.gsd/gsd.db); GSD renders the markdown files from it. Record the result by calling the tool below of the \`${GSD_WORKFLOW_SERVER}\` MCP server; do not write or edit the files it renders (they would be overwritten and record nothing). If the tool is not available to you, stop and say so instead of writing the files.`;
+
+export const WORKFLOW_PROMPTS = {
+  'plan-slice': `Plan slice {{sliceId}} ({{sliceTitle}}) of milestone {{milestoneId}}.
+
+Read the roadmap ({{roadmapPath}}) and decide the slice's tasks.
+
+${NOT_BY_HAND}
+
+Call \`gsd_plan_slice\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- projectDir: "{{projectDir}}"
+- goal: what the slice achieves
+- tasks: one object per task, in order: {taskId, title, description, estimate, files, verify, inputs, expectedOutput} and optionally observabilityImpact; taskId "T01", "T02", …; estimate like "30m"; files, inputs and expectedOutput are lists of non-empty strings; verify is the command that proves the task
+- optional: successCriteria, proofLevel, integrationClosure, observabilityImpact
+GSD writes {{slicePlanPath}} and the task plans from it.
+`,
+  'execute-task': `Execute task {{taskId}} ({{taskTitle}}) of slice {{milestoneId}}/{{sliceId}}.
+
+Read the task plan ({{taskPlanPath}}) and the slice plan ({{slicePlanPath}}). Do the work and run its verification.
+
+${NOT_BY_HAND}
+
+Call \`gsd_task_complete\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- taskId: "{{taskId}}"
+- projectDir: "{{projectDir}}"
+- oneLiner: one line on what was accomplished
+- narrative: what happened during the task, in detail
+- verification: what you verified and how
+- verificationEvidence (optional): one entry per check run, {command, exitCode, verdict, durationMs}
+- keyFiles (optional): the files created or modified
+- keyDecisions (optional): decisions made during the task
+- deviations (optional): where the work departed from the plan
+- knownIssues (optional): issues found but not fixed. Required follow-up goes here as a line "Pending actions:" followed by one "- " bullet per action.
+- blockerDiscovered: true only if something found invalidates the rest of this slice's plan
+GSD writes {{taskSummaryPath}} from it.
+`,
+  'complete-slice': `All tasks of slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}) are done.
+
+Read the task summaries of the slice.
+
+${NOT_BY_HAND}
+
+Call \`gsd_slice_complete\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- projectDir: "{{projectDir}}"
+- sliceTitle: "{{sliceTitle}}"
+- oneLiner: one line on what the slice accomplished
+- narrative: what happened across its tasks
+- verification: what was verified across its tasks
+- uatContent: the user acceptance test, as markdown
+- optional: deviations, knownLimitations, followUps, keyFiles, keyDecisions
+GSD writes {{sliceSummaryPath}} and ticks the slice in {{roadmapPath}}.
+`,
+  'replan-slice': `Replan slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}).
+
+{{replanReason}}
+Read the slice plan ({{slicePlanPath}}).
+
+${NOT_BY_HAND}
+
+Call \`gsd_replan_slice\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- projectDir: "{{projectDir}}"
+- blockerTaskId: {{blockerTaskId}}
+- blockerDescription: what invalidated the plan (for pending actions: the actions above)
+- whatChanged: what changed in the plan
+- updatedTasks: the tasks to add or change, each {taskId, title, description, estimate, files, verify, inputs, expectedOutput}; completed tasks cannot be changed
+- removedTaskIds: ids of tasks not started that the new plan drops ([] for none)
+GSD records the replan against the blocker task and writes {{replanPath}} and {{slicePlanPath}} from it.
+`,
+} as const;
+
+/** The blockerTaskId line: GSD requires a completed task of the slice (replan-slice.ts guards it). */
+export function blockerTaskValue(triggerTaskId: string): string {
+  return triggerTaskId
+    ? `"${triggerTaskId}" (the completed task that asked for this replan; GSD records the replan against it)`
+    : 'the id of the latest completed task of this slice (GSD requires a completed task)';
+}
