@@ -89,7 +89,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
     const hookDir = path.join(gsdDir, 'extensions', 'my-policy');
     const marker = path.join(root, 'workspace-hook-ran');
     fs.mkdirSync(hookDir, { recursive: true });
-    fs.writeFileSync(path.join(hookDir, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');
+    fs.writeFileSync(path.join(hookDir, 'gsd-hooks.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');
 module.exports = function (api) {
   api.registerHook('my-policy', async (ctx, next) => { ctx.decision = { unitType: 'replan-slice', unitId: '${M2}/S02', prompt: 'from the workspace' }; await next(); });
 };\n`);
