@@ -50,6 +50,7 @@ function installExtension(extensionsDir) {
   fs.rmSync(path.join(installed, 'dist', 'bench'), { recursive: true, force: true });
 }
 
+/* global window, document, requestAnimationFrame -- watchRows and its peers run in the workbench page */
 /** In the page: the first animation frame in which each kind of row is in the DOM. */
 function watchRows() {
   const seen = {};
