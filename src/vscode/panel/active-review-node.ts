@@ -3,12 +3,11 @@ import * as vscode from 'vscode';
 import { REVIEW_LOOP, taskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
 import { ACTIVE_REVIEW_CONTEXT } from './context-values';
 import { activeReviewNodeId } from './node-ids';
-import { PanelNode } from './panel-node';
-import type { TaskNode } from './task-node';
+import { PanelNode, type TaskOwner } from './panel-node';
 
 export class ActiveReviewNode extends PanelNode {
   readonly id: string;
-  constructor(private readonly task: TaskNode) {
+  constructor(private readonly task: TaskOwner) {
     super();
     this.id = activeReviewNodeId(task.id);
   }

@@ -2,6 +2,7 @@
 // helpers of its tree items (status icons, markdown tooltips, open-file commands, the "next" mark).
 import * as vscode from 'vscode';
 import type { ProjectHandle } from '../gsd-workspace';
+import type { TaskEntry } from '../../core/model/types';
 import type { ProjectSnapshot } from './project-snapshot';
 
 export interface NodeFactory {
@@ -20,6 +21,13 @@ export abstract class PanelNode {
   children(): PanelNode[] {
     return [];
   }
+}
+
+/** What a task's child nodes (review cycles, the active review) read of their task's node. */
+export interface TaskOwner {
+  readonly id: string;
+  readonly tid: string;
+  task(): TaskEntry | null;
 }
 
 export interface PanelContext {

@@ -5,13 +5,12 @@ import type { ReviewCycle } from '../../core/model/types';
 import { gsdReviewInDatabase, gsdReviewLabel } from '../successor-panel';
 import { GSD_REVIEW_CONTEXT, reviewCycleContext } from './context-values';
 import { reviewCycleNodeId } from './node-ids';
-import { md, openAt, PanelNode } from './panel-node';
-import type { TaskNode } from './task-node';
+import { md, openAt, PanelNode, type TaskOwner } from './panel-node';
 
 export class ReviewCycleNode extends PanelNode {
   readonly id: string;
   constructor(
-    readonly task: TaskNode,
+    readonly task: TaskOwner,
     readonly cycle: number,
   ) {
     super();
