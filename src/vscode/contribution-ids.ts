@@ -38,6 +38,20 @@ export const CONTEXT_KEYS = {
 
 /** The ids before the rename (0.1.0 previews): users' keybindings may still name them. */
 export const LEGACY_PREFIX = 'gsd.';
+/** The commands that existed under `gsd.*` (commands added since never had an old id). */
+export const LEGACY_COMMANDS: readonly CommandName[] = [
+  'nextUnit',
+  'refresh',
+  'showLog',
+  'compareWithPreviousCycle',
+  'openReview',
+  'revealInExplorer',
+  'completeUnit',
+  'replanSlice',
+  'showInPanel',
+  'compareReviewFile',
+  'installAgentHooks',
+];
 export function legacyCommandId(name: CommandName): string {
   return `${LEGACY_PREFIX}${name}`;
 }

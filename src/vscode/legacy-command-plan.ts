@@ -1,6 +1,6 @@
 // Which of our pre-rename `gsd.*` command ids may still be registered as hidden aliases. Plain
 // logic (no `vscode` import) so the unit tests decide it without a workbench.
-import { COMMANDS, legacyCommandId, type CommandName } from './contribution-ids';
+import { COMMANDS, LEGACY_COMMANDS, legacyCommandId } from './contribution-ids';
 
 export interface LegacyAlias {
   legacy: string;
@@ -14,8 +14,7 @@ export interface LegacyAlias {
  */
 export function legacyAliases(registered: Iterable<string>, contributedByOthers: Iterable<string>): LegacyAlias[] {
   const taken = new Set([...registered, ...contributedByOthers]);
-  return (Object.keys(COMMANDS) as CommandName[])
-    .map((name) => ({ legacy: legacyCommandId(name), target: COMMANDS[name] }))
+  return LEGACY_COMMANDS.map((name) => ({ legacy: legacyCommandId(name), target: COMMANDS[name] }))
     .filter((a) => !taken.has(a.legacy));
 }
 

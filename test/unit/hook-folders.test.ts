@@ -164,6 +164,7 @@ describe('the example hook (examples/hooks/attempt-limit)', () => {
     const dir = path.join(root, '.gsd', 'extensions', 'attempt-limit');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'gsd-hooks.js'), js);
+    fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true }); // gsd_hooks below, not the sample's settings
     fs.writeFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), '---\ngsd_hooks:\n  enabled:\n    - name: attempt-limit\n      source: attempt-limit\n      options: { max_attempts: 2 }\n---\n');
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-no-user-hooks-'));
     const opts = { root, trusted: true, apply: true, userHooksDir: home };
