@@ -1,9 +1,10 @@
-// Builds the extension, the CLI and the integration tests. `--production` minifies (with source
+// Builds the extension, the CLI, the integration tests and the hook authors' dist/gsd-hooks.d.ts. `--production` minifies (with source
 // maps), `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { grayMatterOwnYaml, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
+import { bundleHookTypes, HOOK_TYPES_FILE } from './scripts/hook-types.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -50,7 +51,7 @@ const builds = [
     ...common,
     sourcemap: false,
     minify: false,
-    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts', 'bench/database-bench-main.ts'],
+    entryPoints: ['bench/bench.ts', 'bench/read-every-file-main.ts', 'bench/database-bench-main.ts', 'bench/generate-tree-main.ts'],
     outdir: 'dist/bench',
   },
 ];
@@ -63,4 +64,6 @@ if (watch) {
   fs.rmSync('dist', { recursive: true, force: true });
   await Promise.all(builds.map((b) => esbuild.build(b)));
   fs.chmodSync('dist/cli.js', 0o755);
+  // Hook authors' declarations (the front door, one file); not in --watch, where only code changes.
+  fs.writeFileSync(path.join('dist', HOOK_TYPES_FILE), bundleHookTypes());
 }

@@ -1,4 +1,4 @@
-// `npm test`: type-check, unit tests (mocha), then the integration suite inside a real VS Code, on the
+// `npm test`: type-check, lint, unit tests (mocha), then the integration suite inside a real VS Code, on the
 // floor of engines.vscode and on the latest code-server (GSD_CODE_SERVER_VERSION picks others).
 // Streams each step's output, says so when a step has been silent for a while, and ends with one
 // plain line that counts every test: "tests: N passed, N failed".
@@ -9,6 +9,7 @@ import path from 'node:path';
 
 const steps = [
   ['type-check', 'npx', ['tsc', '-p', '.', '--noEmit']],
+  ['lint (ESLint with typescript-eslint, import boundaries, no import cycles)', 'npm', ['run', '-s', 'lint']],
   ['unit tests', 'npx', ['mocha']],
   ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs']],
   ['build', 'node', ['esbuild.mjs']],

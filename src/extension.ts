@@ -8,15 +8,18 @@ import { CompletionSignals } from './vscode/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
 import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
 import { installAgentHooks, refreshInstalledHooks } from './vscode/install-agent-hooks';
+import { LegacyCommandAliases } from './vscode/legacy-command-aliases';
 import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
-import { registerPanelCommands } from './vscode/panel-commands';
-import type { PanelNode } from './vscode/panel-nodes';
+import { registerPanelCommands } from './vscode/panel/panel-commands';
+import type { PanelNode } from './vscode/panel/panel-node';
 import { GsdProblems } from './vscode/problems';
 import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
-import { ReviewPanelProvider } from './vscode/review-panel';
+import { ReviewPanelProvider } from './vscode/panel/review-panel-provider';
+import { markActivationStart, measuringPaint } from './vscode/paint-timing';
 import { GsdStatusBar } from './vscode/status-bar';
 import { sourceLabel } from './vscode/state-source-label';
+import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contribution-ids';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -32,6 +35,7 @@ export interface GsdExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
+  markActivationStart();
   const log = vscode.window.createOutputChannel('GSD', { log: true });
   const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
@@ -39,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const panel = new ReviewPanelProvider(workspace);
   const problems = new GsdProblems();
   const statusBar = new GsdStatusBar(workspace);
-  const treeView = vscode.window.createTreeView('gsd.reviewPanel', { treeDataProvider: panel, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: true });
   // PREFERENCES.md wins; the setting is the default for projects that do not say.
   const reviewMaxCycles = (handle: ProjectHandle) => {
     const hook = readHookConfig(handle.engine.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
@@ -79,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, log),
     ...registerPanelCommands(),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    vscode.commands.registerCommand('gsd.installAgentHooks', async () => {
+    vscode.commands.registerCommand(COMMANDS.installAgentHooks, async () => {
       const handle = await pickProject(workspace);
       // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
       if (handle && workspace.isReadOnly(handle)) {
@@ -88,10 +92,15 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
       }
       return handle ? installAgentHooks(handle, cliPath) : undefined;
     }),
-    vscode.commands.registerCommand('gsd.refresh', () => workspace.refresh()),
-    vscode.commands.registerCommand('gsd.showLog', () => log.show()),
+    vscode.commands.registerCommand(COMMANDS.refresh, () => workspace.refresh()),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
   );
+  // Keybindings to the pre-rename `gsd.*` ids keep working while no other extension owns them.
+  const legacyAliases = new LegacyCommandAliases(context.extension.id, log);
+  context.subscriptions.push(legacyAliases);
+  void legacyAliases.update();
   showState();
+  if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
   return { workspace, panel, problems, statusBar, treeView, codeLens, completer, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };

@@ -135,5 +135,6 @@ if (text === null) {
   (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD] = text;
   const cli = path.join(__dirname, 'cli.js');
   process.argv = [process.argv[0], cli, 'hook', ...argv];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- runs the CLI bundle in this process, found at run time
   require(cli);
 }

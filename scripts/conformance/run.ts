@@ -121,7 +121,7 @@ function main(argv: string[]): number {
       }
       runnable++;
       const base = path.join(tmp, String(i));
-      let found: Array<{ d: Disagreement; mode?: string }> = [];
+      let found: Array<{ d: Disagreement; mode?: string }>;
       try {
         const root = buildTree(base, s);
         const left = enabledDesignedDifferences(fs.realpathSync(path.join(root, '.gsd')));

@@ -156,7 +156,7 @@ export async function startCodeServer(options = {}) {
   } catch (error) {
     const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n') : '';
     await stop();
-    throw new Error(`${error.message}${tail ? `\n--- code-server log ---\n${tail}` : ''}`);
+    throw new Error(`${error.message}${tail ? `\n--- code-server log ---\n${tail}` : ''}`, { cause: error });
   }
   return {
     url,

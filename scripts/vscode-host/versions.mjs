@@ -83,7 +83,7 @@ export async function latestCodeServer(cacheDir) {
     throw new Error(`unexpected answer "${version}"`);
   } catch (error) {
     const installed = newestInstalled(cacheDir);
-    if (!installed) throw new Error(`cannot ask npm for the latest code-server (${error.message}) and none is installed`);
+    if (!installed) throw new Error(`cannot ask npm for the latest code-server (${error.message}) and none is installed`, { cause: error });
     process.stderr.write(`[code-server] npm did not say which code-server is latest; using the newest installed, ${installed}\n`);
     return installed;
   }

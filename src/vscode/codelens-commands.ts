@@ -5,12 +5,13 @@ import { replanDecision } from '../core/dispatch/default-dispatch';
 import { findUnit } from '../core/model/find-unit';
 import { detectProjectKind } from '../core/successor/project-kind';
 import type { GsdWorkspace } from './gsd-workspace';
-import { unitOfFile } from './known-issues-codelens';
+import { unitOfFile } from './unit-of-file';
 import { runChosenUnit } from './next-unit-command';
-import type { PanelNode } from './panel-nodes';
+import type { PanelNode } from './panel/panel-node';
 import { compareCycles } from './review-diff';
-import type { ReviewPanelProvider } from './review-panel';
+import type { ReviewPanelProvider } from './panel/review-panel-provider';
 import { readGsdText } from '../core/files/gsd-store';
+import { COMMANDS, SHOW_VIEW_CONTAINER } from './contribution-ids';
 
 export function registerCodeLensCommands(
   workspace: GsdWorkspace,
@@ -19,12 +20,12 @@ export function registerCodeLensCommands(
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   const unitOrWarn = (uri: vscode.Uri | undefined) => {
-    const unit = uri ? unitOfFile(workspace, uri.fsPath) : null;
+    const unit = uri ? unitOfFile(workspace.list(), uri.fsPath) : null;
     if (!unit) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: this file is not a task summary or review of a GSD project in this workspace.'));
     return unit;
   };
   return [
-    vscode.commands.registerCommand('gsd.replanSlice', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.replanSlice, async (uri?: vscode.Uri) => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(vscode.l10n.t('GSD: dispatching a replan is refused in an untrusted workspace.'));
         return undefined;
@@ -47,14 +48,14 @@ export function registerCodeLensCommands(
       const context = { projectKind: state.projectKind ?? detectProjectKind(state.gsdDir).kind, root: state.root };
       return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason, context), source: 'user' });
     }),
-    vscode.commands.registerCommand('gsd.showInPanel', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.showInPanel, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit) return;
       const node = panel.unitNode(unit.handle, unit.milestoneId, unit.sliceId, unit.taskId);
-      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
       if (node) await treeView.reveal(node, { select: true, focus: true, expand: true });
     }),
-    vscode.commands.registerCommand('gsd.compareReviewFile', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.compareReviewFile, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

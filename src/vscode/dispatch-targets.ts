@@ -9,6 +9,7 @@ import { REVIEWER_NAME } from '../core/agent-hooks/hook-install';
 import { ensureRuntimeDir, runtimeDir } from '../core/files/runtime-folder';
 import { createExclusive } from '../core/files/atomic-write';
 import { confinedDir } from '../core/files/confine';
+import { platformDialect, shellQuote } from '../core/shell/shell-quote';
 import type { DispatchDecision } from '../core/hooks/engine/middleware';
 import { promptDocuments } from './prompt-documents';
 
@@ -27,14 +28,9 @@ export interface TargetResult {
 
 export class TargetRefused extends Error {}
 
-/** Quotes a path for the shell the terminal will run (POSIX shells, or cmd / PowerShell on Windows). */
-export function shellQuote(value: string, platform = process.platform): string {
-  if (platform === 'win32') return `"${value.replace(/"/g, '""')}"`;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
+/** The configured command with the prompt file quoted for the terminal's shell (POSIX, or cmd / PowerShell on Windows). */
 export function renderCommand(template: string, promptFile: string, platform = process.platform): string {
-  return template.replace(/\{promptFile\}/g, shellQuote(promptFile, platform));
+  return template.replace(/\{promptFile\}/g, shellQuote(promptFile, platformDialect(platform)));
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {

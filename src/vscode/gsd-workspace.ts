@@ -16,8 +16,7 @@ import { BUILTIN_HOOKS } from '../builtin-hooks';
 import { runOptions } from './dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
 
-/** Context key: every GSD project of the workspace is read-only (GSD's successor): no write actions. */
-export const READ_ONLY_CONTEXT = 'gsdReviewLoop.readOnlyProject';
+import { CONTEXT_KEYS } from './contribution-ids';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -115,8 +114,8 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     this.watchFolders();
-    void vscode.commands.executeCommand('setContext', 'gsd.projectFound', next.length > 0);
-    void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, next.length > 0 && next.every((w) => w.kind === 'successor'));
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.projectFound, next.length > 0);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, next.length > 0 && next.every((w) => w.kind === 'successor'));
     this.projectsChanged.fire();
   }
 
@@ -199,7 +198,7 @@ export class GsdWorkspace implements vscode.Disposable {
     if (after.source.projectKind !== w.kind) {
       this.log.info(`${w.handle.project.root} is now a ${after.source.projectKind} project`);
       w.kind = after.source.projectKind;
-      void vscode.commands.executeCommand('setContext', READ_ONLY_CONTEXT, this.watched.every((x) => x.kind === 'successor'));
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, this.watched.every((x) => x.kind === 'successor'));
     }
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });

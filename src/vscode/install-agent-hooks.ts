@@ -10,19 +10,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentHost } from '../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull, revertFileChanges } from '../core/agent-hooks/file-changes';
-import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, planInstall, type FileChange } from '../core/agent-hooks/hook-install';
+import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../core/agent-hooks/launcher';
 import { detectProjectKind } from '../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
-
-/** Agent hooks came to VS Code's Local agent in 1.109.3 (DESIGN.md section 5). */
-const FIRST_VSCODE_WITH_HOOKS = [1, 109, 3];
-
-export function vscodeRunsHooks(version: string): boolean {
-  const v = version.split(/[.-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
-  for (let i = 0; i < 3; i++) if (v[i] !== FIRST_VSCODE_WITH_HOOKS[i]) return v[i] > FIRST_VSCODE_WITH_HOOKS[i];
-  return true;
-}
+import { changeVerb, installPreview, vscodeRunsHooks } from './install-preview';
 
 interface HostPick extends vscode.QuickPickItem {
   host: AgentHost;
@@ -37,26 +29,11 @@ async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
   return picked && picked.length > 0 ? picked.map((p) => p.host) : undefined;
 }
 
-function verb(c: FileChange): string {
-  return c.after === null ? vscode.l10n.t('Delete') : c.before === null ? vscode.l10n.t('Create') : vscode.l10n.t('Update');
-}
-
 /** One read-only document with every file that would be written, in full. */
 async function preview(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<void> {
-  const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) only in the gsd-reviewer agent.`, ''];
-  for (const c of changes) {
-    const rel = path.relative(root, c.file) || c.file;
-    lines.push(`## ${verb(c)} ${rel}`, '', c.purpose, '');
-    if (c.after !== null) {
-      const fence = c.after.includes('```') ? '~~~~' : '```';
-      lines.push(fence + (rel.endsWith('.json') ? 'json' : rel.endsWith('.md') ? 'markdown' : rel.endsWith('.ps1') ? 'powershell' : 'sh'), c.after.trimEnd(), fence, '');
-    }
-  }
-  for (const s of skipped) lines.push(`- Left alone: ${s}`);
-  for (const n of notes) lines.push(`- Note: ${n}`);
   // A read-only document (an untitled one would ask to be saved when closed).
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
-  previews.set(uri.toString(), lines.join('\n') + '\n');
+  previews.set(uri.toString(), installPreview(root, changes, skipped, vscode.l10n.t, notes));
   previewProvider ??= vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' });
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
@@ -101,7 +78,7 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   }
   if (confirm) {
     await preview(root, changes, skipped, notes);
-    const detail = changes.map((c) => `${verb(c)} ${path.relative(root, c.file)}`).join('\n');
+    const detail = changes.map((c) => `${changeVerb(c, vscode.l10n.t)} ${path.relative(root, c.file)}`).join('\n');
     const install = vscode.l10n.t('Install');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Install GSD agent hooks in this workspace?'), { modal: true, detail: `${detail}\n\n${vscode.l10n.t('The preview shows every file in full.')}` }, install);
     if (answer !== install) return undefined;

@@ -4,15 +4,15 @@
 // cycle". In a successor project (@opengsd/gsd-pi: `.gsd/phases/NN-slug/S01-T01-SUMMARY.md`, older
 // `T01-SUMMARY.md`) the Known Issues lens only counts GSD's known issues and shows them in the
 // panel: nothing there is dispatched. The document selector keeps the provider off any other file.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readCodeReview } from '../core/parse/code-review';
 import { parseFrontmatter } from '../core/parse/frontmatter';
-import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
 import { sectionNamed } from '../core/parse/markdown-sections';
 import { parseTaskSummary } from '../core/parse/task-summary';
 import { knownIssuesFromSummary } from '../core/successor/known-issue-actions';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { unitOfFile, type UnitOfFile } from './unit-of-file';
+import { COMMANDS } from './contribution-ids';
 
 export const GSD_FILES: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },
@@ -20,45 +20,6 @@ export const GSD_FILES: vscode.DocumentSelector = [
   // The successor's task summaries sit in the milestone's phase folder.
   { scheme: 'file', pattern: '**/phases/*/*-SUMMARY.md' },
 ];
-
-export interface UnitOfFile {
-  handle: ProjectHandle;
-  kind: 'task-summary' | 'code-review';
-  milestoneId: string;
-  sliceId: string;
-  taskId: string;
-  /** A successor project's summary: read-only, GSD's known issues. */
-  readOnly?: boolean;
-}
-
-/** The task of a successor project whose summary `file` is (by the reader's own file list). */
-function successorTaskOfFile(workspace: GsdWorkspace, handle: ProjectHandle, realFile: string): UnitOfFile | null {
-  for (const m of workspace.state(handle).milestones) {
-    for (const s of m.slices) {
-      const t = s.tasks.find((x) => x.summaryFile && path.resolve(x.summaryFile) === realFile);
-      if (t) return { handle, kind: 'task-summary', milestoneId: m.id, sliceId: s.id, taskId: t.id, readOnly: true };
-    }
-  }
-  return null;
-}
-
-/** The project and task a file belongs to, when it is a task summary or review inside a `.gsd`. */
-export function unitOfFile(workspace: GsdWorkspace, file: string): UnitOfFile | null {
-  for (const handle of workspace.list()) {
-    for (const base of [handle.project.gsdDir, handle.project.gsdLink]) {
-      const rel = path.relative(base, file);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      if (workspace.isReadOnly(handle)) return successorTaskOfFile(workspace, handle, path.join(handle.project.gsdDir, rel));
-      const ref = classifyGsdPath(rel);
-      if ((ref.kind !== 'task-summary' && ref.kind !== 'code-review') || !ref.milestoneDir || !ref.sliceDir || !ref.taskId) return null;
-      const milestoneId = milestoneIdFromDir(ref.milestoneDir);
-      const sliceId = /^S\d+/i.exec(ref.sliceDir)?.[0]?.toUpperCase();
-      if (!milestoneId || !sliceId) return null;
-      return { handle, kind: ref.kind, milestoneId, sliceId, taskId: ref.taskId };
-    }
-  }
-  return null;
-}
 
 export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -75,13 +36,13 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const unit = unitOfFile(this.workspace, document.uri.fsPath);
+    const unit = unitOfFile(this.workspace.list(), document.uri.fsPath);
     if (!unit) return [];
     const text = document.getText();
     return unit.kind === 'task-summary' ? this.summaryLenses(document, unit, text) : this.reviewLenses(document, unit, text);
   }
 
-  private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+  private summaryLenses(document: vscode.TextDocument, unit: UnitOfFile<ProjectHandle>, text: string): vscode.CodeLens[] {
     if (unit.readOnly) return this.successorSummaryLenses(document, text);
     const fm = parseFrontmatter(text, document.uri.fsPath);
     const section = sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues');
@@ -98,9 +59,9 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     ];
     // Dispatching writes and runs things: not offered in an untrusted workspace.
     if (vscode.workspace.isTrusted) {
-      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: 'gsd.replanSlice', arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: COMMANDS.replanSlice, arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
     }
-    lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: args }));
+    lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: COMMANDS.showInPanel, arguments: args }));
     return lenses;
   }
 
@@ -117,12 +78,12 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
         command: '',
         tooltip: issues.map((i) => `• ${i.text}`).join('\n') || vscode.l10n.t('GSD recorded no open known issue for this task'),
       }),
-      new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: 'gsd.showInPanel', arguments: [document.uri] }),
+      new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: COMMANDS.showInPanel, arguments: [document.uri] }),
       new vscode.CodeLens(range, { title: `$(lock) ${vscode.l10n.t('read-only: GSD records progress')}`, command: '', tooltip: vscode.l10n.t("A project of GSD's successor (@opengsd/gsd-pi): only GSD's own running attempts act on its known issues.") }),
     ];
   }
 
-  private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile, text: string): vscode.CodeLens[] {
+  private reviewLenses(document: vscode.TextDocument, unit: UnitOfFile<ProjectHandle>, text: string): vscode.CodeLens[] {
     const review = readCodeReview(text, document.uri.fsPath);
     const lines = text.split(/\r?\n/);
     const headingLine = Math.max(0, lines.findIndex((l) => /^#\s/.test(l)));
@@ -137,7 +98,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
       }),
     ];
     if (typeof review.cycle === 'number' && review.cycle > 1) {
-      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Compare with previous cycle'), command: 'gsd.compareReviewFile', arguments: [document.uri] }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Compare with previous cycle'), command: COMMANDS.compareReviewFile, arguments: [document.uri] }));
     }
     return lenses;
   }

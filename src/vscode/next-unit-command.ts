@@ -9,6 +9,7 @@ import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
 import { handOffToGsd, type HandOffShown } from './successor-hand-off';
+import { COMMANDS } from './contribution-ids';
 
 export interface NextUnitResult {
   phase: string;
@@ -161,10 +162,10 @@ export class UnitCompleter {
 
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('gsd.nextUnit', (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand(COMMANDS.nextUnit, (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
     // The view's button on a successor project: the same command, which hands over to GSD there.
-    vscode.commands.registerCommand('gsdReviewLoop.handOffToGsd', () => runNextUnit(workspace, log)),
-    vscode.commands.registerCommand('gsd.completeUnit', async () => {
+    vscode.commands.registerCommand(COMMANDS.handOffToGsd, () => runNextUnit(workspace, log)),
+    vscode.commands.registerCommand(COMMANDS.completeUnit, async () => {
       const handle = await pickProject(workspace);
       if (!handle) return null;
       if (workspace.isReadOnly(handle)) {

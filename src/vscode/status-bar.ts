@@ -3,14 +3,15 @@
 // Click: GSD: Next Unit.
 import * as vscode from 'vscode';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { COMMANDS, STATUS_BAR_ITEM } from './contribution-ids';
 
 export class GsdStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('gsd.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly item = vscode.window.createStatusBarItem(STATUS_BAR_ITEM, vscode.StatusBarAlignment.Left, 50);
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly workspace: GsdWorkspace) {
     this.item.name = 'GSD';
-    this.item.command = 'gsd.nextUnit';
+    this.item.command = COMMANDS.nextUnit;
     this.subscription = workspace.onDidChangeNextUnit(() => this.render());
   }
 

@@ -1,9 +1,10 @@
 // What the review panel shows of a successor project (@opengsd/gsd-pi 1.x) beyond the ordinary
 // milestone/slice/task nodes: the header saying what it is and where its state came from, and the
 // words for GSD's own review verdicts and known issues. Pure functions of the read-only state; the
-// node classes in panel-nodes.ts call them.
+// node classes in panel/ call them.
 import * as vscode from 'vscode';
 import type { GSDState, PendingAction, ReviewCycle } from '../core/model/types';
+import { SUCCESSOR_PROJECT_CONTEXT } from './panel/context-values';
 import { KNOWN_ISSUES_SOURCE, type SuccessorReviewCycle, type SuccessorState } from '../core/successor';
 
 // The engine replaces the reader's `source: 'successor'` with its source info; the reader's own
@@ -17,7 +18,7 @@ export function successorHeaderItem(id: string, state: GSDState): vscode.TreeIte
   const item = new vscode.TreeItem(vscode.l10n.t('GSD project (@opengsd/gsd-pi) · read-only'), vscode.TreeItemCollapsibleState.None);
   item.id = id;
   item.iconPath = new vscode.ThemeIcon('lock');
-  item.contextValue = 'gsd.successorProject';
+  item.contextValue = SUCCESSOR_PROJECT_CONTEXT;
   if (!isSuccessorState(state)) return item;
   const read = state.refused
     ? vscode.l10n.t('not read')

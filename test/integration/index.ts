@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { rememberSample } from './helpers/sample';
 
 /** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one, a successor one. */
 function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' | 'successor' {
@@ -49,6 +50,7 @@ export async function run(): Promise<void> {
   // A window about to reload never finishes this run; the reloaded one reports.
   if (!(await foldersReady())) return new Promise<void>(() => undefined);
   const kind = workspaceKind();
+  if (kind === 'with-gsd') rememberSample();
   const write = reporterOutput(kind);
   const host = vscode.env.uiKind === vscode.UIKind.Web ? 'web workbench (code-server)' : 'desktop';
   write(`[gsd-integration] inside VS Code ${vscode.version} (${vscode.env.appName}, ${host}), suite ${kind}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);

@@ -148,10 +148,22 @@ describe('agent hooks bridge (gsd-review hook)', function () {
         const before = files(root);
         const r = hook(text);
         assert.notEqual(r.status, 2);
-        if (name !== 'a tool path leaving the project') assert.equal(r.stdout, '', r.stdout);
+        // No review is running: the bridge gates only the reviewer's tools (README, agent hooks), so even
+        // the write leaving the project gets no answer from us (the host's own permissions apply).
+        assert.equal(r.stdout, '', r.stdout);
         assert.deepEqual(files(root), before);
       });
     }
+
+    it('a tool path leaving the project while the reviewer works: denied, and nothing written', () => {
+      const reviewing = project();
+      hook({ hook_event_name: 'SubagentStart', session_id: 'rev', cwd: reviewing, agent_id: 'a1', agent_type: 'gsd-reviewer' });
+      const before = files(reviewing);
+      const out = hook({ hook_event_name: 'PreToolUse', session_id: 'rev', cwd: reviewing, tool_name: 'Write', tool_input: { file_path: '../../../../tmp/owned' } }).json;
+      assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
+      assert.match(out.hookSpecificOutput.permissionDecisionReason, /only writes \.gsd\/milestones\/M001\/slices\/S01\/tasks\/T01-CODE-REVIEW\.md/);
+      assert.deepEqual(files(reviewing), before);
+    });
   });
 
   describe('a scripted agent driven only by hooks', () => {

@@ -64,7 +64,7 @@ describe('gsd-review launcher (V8 code cache)', function () {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
     const hookDir = path.join(home, '.gsd', 'agent', 'extensions', 'mine');
     fs.mkdirSync(hookDir, { recursive: true });
-    fs.writeFileSync(path.join(hookDir, 'index.mjs'), `export default function (api) {
+    fs.writeFileSync(path.join(hookDir, 'gsd-hooks.mjs'), `export default function (api) {
   api.registerHook('mine', async (ctx, next) => { ctx.decision = { unitType: 'plan-slice', unitId: 'M002-k7q2xz/S03', prompt: 'from an ES module' }; await next(); });
 }\n`);
     const prefs = path.join(root, '.gsd', 'PREFERENCES.md');

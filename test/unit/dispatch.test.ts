@@ -12,12 +12,6 @@ import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/builtin/review-loop/
 import { PROMPTS } from '../../src/core/prompts/templates';
 import { copyFixture, copySample } from './helpers/gsd-tree';
 
-declare module '../../src/core/model/types' {
-  interface GSDStateExtensions {
-    'typed-hook': { seen: number };
-  }
-}
-
 const T03 = 'M002-k7q2xz/S02/T03';
 
 function builtin(name: string, middleware: GSDMiddleware, priority?: number): BuiltinHook {
@@ -209,7 +203,7 @@ describe('dispatchNextUnit', () => {
     const root = copySample();
     const hookDir = path.join(root, '.gsd', 'extensions', 'my-policy');
     fs.mkdirSync(hookDir, { recursive: true });
-    fs.writeFileSync(path.join(hookDir, 'index.js'), `module.exports = function (api) {
+    fs.writeFileSync(path.join(hookDir, 'gsd-hooks.js'), `module.exports = function (api) {
   api.registerHook('my-policy', async (ctx, next) => {
     ctx.decision = { unitType: 'replan-slice', unitId: 'M002-k7q2xz/S02', prompt: 'replan because ' + ctx.options.why };
     await next();
@@ -224,7 +218,7 @@ describe('dispatchNextUnit', () => {
 
     const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-user-hooks-'));
     fs.mkdirSync(path.join(userDir, 'mine'));
-    fs.writeFileSync(path.join(userDir, 'mine', 'index.mjs'), `export default function (api) {
+    fs.writeFileSync(path.join(userDir, 'mine', 'gsd-hooks.mjs'), `export default function (api) {
   api.registerHook('mine', async (ctx, next) => { ctx.decision = { unitType: 'plan-slice', unitId: 'M002-k7q2xz/S03', prompt: 'user hook' }; await next(); });
 }\n`);
     withPrefs(root, 'gsd_hooks:\n  enabled:\n    - name: mine\n      source: mine\n    - name: ghost\n      source: ../../etc\n');
@@ -235,12 +229,12 @@ describe('dispatchNextUnit', () => {
 
   it('runs built-in hooks by default when PREFERENCES.md names none, and honours gsd_hooks.disabled', async () => {
     const root = sampleWith();
-    const builtins = [builtin('typed-hook', async (ctx, next) => {
+    const builtins = [builtin('chooser', async (ctx, next) => {
       ctx.decision = { unitType: 'complete-slice', unitId: 'M002-k7q2xz/S02', prompt: 'by built-in' };
       await next();
     })];
-    assert.equal((await dispatchNextUnit({ root, builtins })).decision?.source, 'typed-hook');
-    withPrefs(root, 'gsd_hooks:\n  disabled: [typed-hook]\n');
+    assert.equal((await dispatchNextUnit({ root, builtins })).decision?.source, 'chooser');
+    withPrefs(root, 'gsd_hooks:\n  disabled: [chooser]\n');
     assert.equal((await dispatchNextUnit({ root, builtins })).decision?.source, 'default');
   });
 });

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openProject } from '../../src/core/project/open-project';
 import { buildCli, cli } from './helpers/cli';
-import { roadmap, slicePlan } from './helpers/gsd-tree';
+import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
+import { roadmap, slicePlan, taskSummary } from './helpers/gsd-tree';
 import { Gsd2Project, skipWithoutSqlite } from './helpers/gsd2-database';
 import { buildSuccessorDatabase } from './helpers/successor-database';
 import { writeSuccessorLayout } from './helpers/successor-project';
@@ -69,6 +70,63 @@ describe('openProject on database projects (node:sqlite)', function () {
     p.run("UPDATE tasks SET status = 'complete' WHERE id = 'T03'");
     project.changed([path.join(p.gsdDir, 'event-log.jsonl')]);
     assert.equal(project.state().phase, 'summarizing');
+  });
+
+  it('pending actions come from the known issues GSD stored (tasks.known_issues), pointing at the rendered summary', () => {
+    // GSD-2's gsd_task_complete stores knownIssues in the database and renders it under the summary's
+    // `## Known Issues`. Here the rendered T01 summary is older (no pending actions); the database wins.
+    const p = track(
+      new Gsd2Project({
+        files: {
+          '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Checkout', [{ id: 'S01', title: 'Cart' }]),
+          '.gsd/milestones/M001/slices/S01/S01-PLAN.md': slicePlan('S01', 'Cart', [{ id: 'T01', title: 'Cart entity', done: true }, { id: 'T02', title: 'Cart totals' }]),
+          '.gsd/milestones/M001/slices/S01/tasks/T01-PLAN.md': '# T01: Cart entity\n',
+          '.gsd/milestones/M001/slices/S01/tasks/T02-PLAN.md': '# T02: Cart totals\n',
+          '.gsd/milestones/M001/slices/S01/tasks/T01-SUMMARY.md': taskSummary('T01', 'S01', 'M001'),
+        },
+      })
+        .milestone({ id: 'M001', title: 'M001: Checkout', status: 'active' })
+        .slice({ id: 'S01', title: 'Cart', status: 'active' })
+        .task({ id: 'T01', status: 'complete', sequence: 1, knownIssues: 'Totals round per line.\n\nPending actions:\n- Round the cart total once, not per line\n- [x] Rename CartItem (done)\n' })
+        .task({ id: 'T02', sequence: 2 }),
+    );
+    const s = openProject(p.root).state();
+    const summary = path.join(p.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks', 'T01-SUMMARY.md');
+    assert.deepEqual(
+      s.pendingActions.map((a) => [a.taskId, a.text, a.file, a.source]),
+      [['T01', 'Round the cart total once, not per line', summary, 'summary']],
+    );
+    // The markdown derivation of the same tree sees none: the summary GSD rendered earlier has "None.".
+    p.close();
+    fs.rmSync(p.dbPath);
+    assert.deepEqual(openProject(p.root).state().pendingActions, []);
+  });
+
+  it('our hook state of a database project is read from the sidecars, and pending actions ask for a replan naming the task', async () => {
+    const p = track(
+      new Gsd2Project({
+        files: {
+          // Only the pending-actions hook (the review loop would first review the completed T01).
+          '.gsd/gsd-review-loop.yaml': 'enabled:\n  - name: pending-actions\n',
+          '.gsd/milestones/M001/slices/S01/tasks/T01-HOOKS.md': '---\nextensions:\n  pending-actions:\n    note: kept\n---\nHook state of GSD Review Loop.\n',
+          '.gsd/milestones/M001/slices/S01/tasks/T01-PLAN.md': '# T01: Cart entity\n',
+          '.gsd/milestones/M001/slices/S01/tasks/T02-PLAN.md': '# T02: Cart totals\n',
+        },
+      })
+        .milestone({ id: 'M001', title: 'M001: Checkout', status: 'active' })
+        .slice({ id: 'S01', title: 'Cart', status: 'active' })
+        .task({ id: 'T01', status: 'complete', sequence: 1, knownIssues: 'Pending actions:\n- Round the cart total once\n' })
+        .task({ id: 'T02', sequence: 2 }),
+    );
+    const project = openProject(p.root, { builtins: BUILTIN_HOOKS });
+    const t01 = project.state().milestones[0].slices[0].tasks[0];
+    assert.deepEqual(t01.extensions['pending-actions'], { note: 'kept' });
+    const out = await project.preview();
+    assert.equal(out.decision?.unitType, 'replan-slice');
+    assert.equal(out.decision?.unitId, 'M001/S01');
+    // GSD's gsd_replan_slice guards a replan per blocker task: the prompt names T01 as blockerTaskId.
+    assert.match(out.decision?.prompt ?? '', /gsd_replan_slice/);
+    assert.match(out.decision?.prompt ?? '', /blockerTaskId: "T01"/);
   });
 
   it('where node:sqlite is missing: the markdown, marked as the fallback, with one line saying why', () => {

@@ -162,7 +162,6 @@ describe('hook-state sidecars', function () {
     const gsdDir = fs.realpathSync(path.join(root, '.gsd'));
     const plan = path.join(gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks', 'T01-PLAN.md');
     // The module object itself (an `import *` namespace is read-only); every importer sees the patch.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodeFs = require('node:fs') as { renameSync: typeof fs.renameSync };
     const rename = nodeFs.renameSync;
     // The process dies (here: the disk refuses) after the sidecar is written and before the plan is.

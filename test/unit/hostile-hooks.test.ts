@@ -23,13 +23,13 @@ interface Run {
   ms: number;
 }
 
-/** The sample project with one workspace hook (`.gsd/extensions/<name>/index.js`) enabled first. */
+/** The sample project with one workspace hook (`.gsd/extensions/<name>/gsd-hooks.js`) enabled first. */
 function projectWithHook(source: string, name = 'hostile', extra: Record<string, string> = {}): string {
   const root = copySample();
   const write = (hook: string, code: string) => {
     const dir = path.join(root, '.gsd', 'extensions', hook);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'index.js'), code);
+    fs.writeFileSync(path.join(dir, 'gsd-hooks.js'), code);
   };
   write(name, source);
   for (const [hook, code] of Object.entries(extra)) write(hook, code);

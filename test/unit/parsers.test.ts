@@ -195,6 +195,20 @@ describe('task summary and Known Issues', () => {
     const text = `## Deviations\n\nPending actions:\n- not here\n\n## Known Issues\n\nNone.\n`;
     assert.deepEqual(parseTaskSummary(text, 's.md').pendingActions, []);
   });
+
+  // A summary that documents the format (a task that wrote GSD docs or a template) shows a
+  // `## Known Issues` example in a code fence: CommonMark makes it code, not a heading.
+  it('reads no Known Issues from an example in a code fence, and skips fenced lines in the real section', () => {
+    const example = ['```markdown', '## Known Issues', '', 'Pending actions:', '- Example action from the docs', '```'];
+    const onlyExample = ['# T03: Document the summary format', '', 'Added this example to the guide:', '', ...example, '', '## Deviations', '', 'None.', ''].join('\n');
+    const s = parseTaskSummary(onlyExample, 's.md');
+    assert.equal(s.knownIssues, '');
+    assert.deepEqual(s.pendingActions, []);
+    const both = ['# T03: x', '', ...example, '', '## Known Issues', '', '~~~', '## Not a heading', 'Pending actions:', '- fenced, not an action', '~~~', '', 'Pending actions:', '- the real one', ''].join('\n');
+    const t = parseTaskSummary(both, 's.md');
+    assert.deepEqual(t.pendingActions, [{ text: 'the real one', line: 19 }]);
+    assert.match(t.knownIssues, /## Not a heading/);
+  });
 });
 
 describe('code review', () => {

@@ -42,7 +42,9 @@ function countingHook(name: string, counter: { n: number }): BuiltinHook {
   };
 }
 
+/** Hook settings in GSD's PREFERENCES.md (`gsd_hooks`); the sample's own settings file, which wins over it, goes. */
 function prefs(root: string, yaml: string): string {
+  fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), { force: true });
   const file = path.join(root, '.gsd', 'PREFERENCES.md');
   fs.writeFileSync(file, `---\n${yaml}---\n`);
   return file;
@@ -91,11 +93,24 @@ describe('openProject', () => {
       assert.equal(counter.n, 2);
     });
 
+    it('are loaded again after our settings file (.gsd/gsd-review-loop.yaml) changed', async () => {
+      const root = copySample();
+      prefs(root, 'version: 1\n');
+      const settings = path.join(root, '.gsd', 'gsd-review-loop.yaml');
+      const counter = { n: 0 };
+      const project = openProject(root, { builtins: [countingHook('counter', counter)], reading: 'incremental' });
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), ['counter']);
+      fs.writeFileSync(settings, 'disabled:\n  - counter\n');
+      project.changed([settings]);
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), []);
+      assert.equal(counter.n, 1);
+    });
+
     it('a user hook in .gsd/extensions is loaded again after its file changed', async () => {
       const root = copySample();
       const dir = path.join(root, '.gsd', 'extensions', 'my-policy');
       fs.mkdirSync(dir, { recursive: true });
-      const entry = path.join(dir, 'index.js');
+      const entry = path.join(dir, 'gsd-hooks.js');
       const write = (unitId: string) =>
         fs.writeFileSync(entry, `module.exports = (api) => api.registerHook('my-policy', async (ctx, next) => { ctx.decision = { unitType: 'plan-slice', unitId: '${unitId}', prompt: 'p' }; });\n`);
       write('M002-k7q2xz/S02');
@@ -151,9 +166,10 @@ describe('openProject', () => {
       assert.deepEqual(store.lists, []);
       const runtime = runtimeDir(project.gsdDir) + path.sep;
       const gsdReads = store.reads.filter((f) => !f.startsWith(runtime));
-      // The review loop reads its block of the task plan (compare-and-swap needs the current text) and
+      // The review loop reads its block of the task's sidecar (and of the plan, for blocks not yet moved
+    // out of it; compare-and-swap needs the current text) and
       // the review file it decides on; no roadmap, slice plan, summary or listing.
-      assert.ok(gsdReads.every((f) => /[/\\]tasks[/\\]T\d+-(PLAN|CODE-REVIEW(-C\d+)?)\.md$/.test(f)), gsdReads.join('\n'));
+      assert.ok(gsdReads.every((f) => /[/\\]tasks[/\\]T\d+-(PLAN|HOOKS|CODE-REVIEW(-C\d+)?)\.md$/.test(f)), gsdReads.join('\n'));
       assert.ok(gsdReads.length < firstReads / 3, `${gsdReads.length} reads vs ${firstReads} the first time`);
     });
 

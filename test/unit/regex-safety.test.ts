@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 process.env.RECHECK_BACKEND = 'pure';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { checkSync } = require('recheck') as typeof import('recheck');
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -20,19 +20,25 @@ describe('StateIndex: incremental re-derivation', () => {
   let root: string;
   let store: CountingStore;
   let index: StateIndex;
+  /** The state right after the first derive, before the test changes anything. */
+  let first: ReturnType<StateIndex['state']>;
   const s02 = () => path.join(locateProject(root)!.gsdDir, 'milestones', 'M002-k7q2xz', 'slices', 'S02');
 
   beforeEach(() => {
     root = copySample();
     store = new CountingStore();
     index = new StateIndex(locateProject(root)!, store);
-    index.state();
+    first = index.state();
     store.read.length = 0;
   });
 
-  it('returns the same state object until something changes', () => {
-    assert.equal(index.state(), index.state());
-    assert.equal(store.read.length, 0);
+  it('returns the same state object until something changes, then a new one', () => {
+    assert.equal(index.state(), first);
+    assert.deepEqual(store.read, []);
+    const plan = path.join(s02(), 'S02-PLAN.md');
+    fs.appendFileSync(plan, '\n');
+    index.changed(plan);
+    assert.notEqual(index.state(), first);
   });
 
   it('re-reads only the changed file and agrees with a fresh full derive', () => {
@@ -81,7 +87,10 @@ describe('StateIndex: incremental re-derivation', () => {
   });
 
   it('ignores paths outside .gsd', () => {
-    assert.equal(index.changed(path.join(root, 'src', 'rules.ts')), false);
-    assert.equal(index.state(), index.state());
+    const outside = path.join(root, 'src', 'rules.ts');
+    fs.appendFileSync(outside, '\n// edited\n');
+    assert.equal(index.changed(outside), false);
+    assert.equal(index.state(), first);
+    assert.deepEqual(store.read, []);
   });
 });

@@ -5,7 +5,7 @@ import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
 import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
 import { REVIEW_LOOP, taskState } from '../../src/core/hooks/builtin/review-loop/review-loop-state';
 import type { GSDState, TaskEntry } from '../../src/core/model/types';
-import { presentTask, type NextUnitRef } from '../../src/vscode/task-presentation';
+import { presentTask, type NextUnitRef } from '../../src/vscode/panel/task-presentation';
 import { copySample } from './helpers/gsd-tree';
 import { fullState } from './helpers/state';
 

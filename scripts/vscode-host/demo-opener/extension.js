@@ -4,5 +4,5 @@
 const vscode = require('vscode');
 
 exports.activate = async () => {
-  await vscode.commands.executeCommand('workbench.view.extension.gsd');
+  await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
 };

@@ -15,8 +15,9 @@ import * as path from 'node:path';
 /** Our `.github/hooks` file (VS Code, Copilot CLI), relative to the repository or the home folder's `.copilot/hooks`. */
 export const GITHUB_HOOKS_FILE = path.join('.github', 'hooks', 'gsd-review-loop.json');
 
-/** The events the hook files carry (the reviewer's PreToolUse lives only in its agent file). */
-export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'] as const;
+import { INSTALLED_EVENTS } from './agent-events';
+
+export { INSTALLED_EVENTS };
 
 export const AGENT_HOSTS = ['vscode', 'claude', 'copilot-cli'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];

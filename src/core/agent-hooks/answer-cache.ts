@@ -13,6 +13,7 @@ import { confinedDir, openConfined } from '../files/confine';
 import type { GsdStore } from '../files/gsd-store';
 import { runtimeDir } from '../files/runtime-folder';
 import { userSecret } from '../files/user-secret';
+import { AGENT_EVENTS, type HookEvent } from './agent-events';
 import { classifyToolCall } from './edit-tools';
 
 /** One small file per key, so a lookup reads and parses only its own entry. */
@@ -48,17 +49,6 @@ function stampOf(p: string): FileStamp {
   }
 }
 
-/** Events whose answer depends only on the project's files and these payload fields. */
-const KEY_FIELDS: Record<string, readonly string[]> = {
-  SessionStart: ['source'],
-  UserPromptSubmit: [],
-  Stop: ['stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'],
-  SubagentStart: ['agent_type', 'agentType'],
-  SubagentStop: ['agent_type', 'agentType', 'stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'],
-  PreToolUse: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'toolArgs', 'cwd'],
-  PostToolUse: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'cwd'],
-};
-
 /** FNV-1a: a short, dependency-free key for long tool inputs. */
 function hash(text: string): string {
   let h = 0x811c9dc5;
@@ -75,7 +65,8 @@ function hash(text: string): string {
  * (so a reviewer's reads and searches are answered at once), and with user hooks nothing is cached.
  */
 export function answerKey(event: string, raw: Record<string, unknown>, context: string): string | null {
-  let fields = KEY_FIELDS[event];
+  if (!Object.hasOwn(AGENT_EVENTS, event)) return null;
+  let fields: readonly string[] | null = AGENT_EVENTS[event as HookEvent].cacheKey;
   if (!fields) return null;
   if (event === 'PreToolUse' || event === 'PostToolUse') {
     const name = typeof raw.tool_name === 'string' ? raw.tool_name : typeof raw.toolName === 'string' ? raw.toolName : '';

@@ -10,7 +10,22 @@ import * as path from 'node:path';
 import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { isWithin, realPathOf } from '../files/confine';
-import type { FileChange } from './hook-install';
+
+/** One file an install or uninstall writes, changes or deletes. */
+export interface FileChange {
+  file: string;
+  /** Current text; null when the file does not exist. */
+  before: string | null;
+  /** Text to write; null to delete the file. */
+  after: string | null;
+  /** What this file is for, for previews. */
+  purpose: string;
+  /** The folder it must stay in (the repository, for a repository install); absent for user-level files. */
+  root?: string;
+}
+
+/** Reads a file's text for a plan of changes; null when it does not exist. */
+export type ReadFile = (file: string) => string | null;
 
 /**
  * The file's text through its real path; null when it does not exist. Throws (one line) for a file

@@ -1,6 +1,7 @@
 // The agent-hook bridge: one hook payload in, one answer out, through the same core and hooks as
 // `next` and the extension. It never throws and never blocks the agent because of its own failure:
 // anything it cannot handle yields no answer (the host then proceeds as usual).
+import { AGENT_EVENTS } from './agent-events';
 import * as path from 'node:path';
 import { CompositeHooksProvider } from '../hooks/lifecycle/composite-hooks-provider';
 import { insideGsd, NothingDispatchedError, readConfined } from '../dispatch/dispatch';
@@ -106,29 +107,14 @@ function makeHost(
   };
 }
 
+/** Calls the provider method the event table names for this event (null when it has none). */
 function call(provider: HooksProvider, p: NormalizedPayload, ctx: HookContext): Promise<unknown> {
-  switch (p.event) {
-    case 'SessionStart':
-      return provider.onSessionStart?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'UserPromptSubmit':
-      return provider.onUserPromptSubmitted?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'PreToolUse':
-      return provider.onPreToolUse?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'PostToolUse':
-      return provider.onPostToolUse?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'PreCompact':
-      return provider.onPreCompact?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'SubagentStart':
-      return provider.onSubagentStart?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'SubagentStop':
-      return provider.onSubagentStop?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'Stop':
-      return provider.onStop?.(p.input, ctx) ?? Promise.resolve(null);
-    case 'SessionEnd':
-      return (provider.onSessionEnd?.(p.input, ctx) ?? Promise.resolve()).then(() => null);
-    case 'ErrorOccurred':
-      return provider.onErrorOccurred?.(p.input, ctx) ?? Promise.resolve(null);
-  }
+  const spec = AGENT_EVENTS[p.event];
+  // The payload reader pairs each event with its method's input type; the table names the method.
+  const method = provider[spec.method] as ((input: unknown, ctx: HookContext) => Promise<unknown>) | undefined;
+  if (!method) return Promise.resolve(null);
+  const answer = method.call(provider, p.input, ctx);
+  return spec.answer === 'none' ? Promise.resolve(answer).then(() => null) : answer;
 }
 
 /** A short description of the project for session context. */
@@ -156,7 +142,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   if (!payload) return { event: null, output: null, skipped: 'not a hook payload this bridge knows' };
   const started = Date.now();
   const logLines: string[] = [];
-  let project: GsdProject | null = null;
+  let project: GsdProject | null;
   try {
     project = locateProject(options.root ?? payload.cwd ?? process.cwd());
   } catch {

@@ -18,8 +18,12 @@
 import * as path from 'node:path';
 import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
+import { AGENT_EVENTS } from './agent-events';
+import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
-import { confineTo } from './file-changes';
+import { confineTo, type FileChange, type ReadFile } from './file-changes';
+
+export type { FileChange, ReadFile } from './file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 import { planWorkflowServer } from './workflow-mcp-server';
 import type { ProjectKind } from '../successor/project-kind';
@@ -45,19 +49,6 @@ export interface InstallOptions {
   projectKind?: ProjectKind;
 }
 
-export interface FileChange {
-  file: string;
-  /** Current text; null when the file does not exist. */
-  before: string | null;
-  /** Text to write; null to delete the file. */
-  after: string | null;
-  /** What this file is for, for previews. */
-  purpose: string;
-  /** The folder it must stay in (the repository, for a repository install); absent for user-level files. */
-  root?: string;
-}
-
-export type ReadFile = (file: string) => string | null;
 
 type Family = 'github' | 'claude';
 const familyOf = (host: AgentHost): Family => (host === 'claude' ? 'claude' : 'github');
@@ -74,10 +65,6 @@ interface Layout {
   windowsCommand: string | null;
 }
 
-function shQuote(p: string): string {
-  return `'${p.replace(/'/g, `'\\''`)}'`;
-}
-
 function layout(o: InstallOptions): Layout {
   const family = familyOf(o.host);
   const base = o.user ? o.home : o.root;
@@ -87,8 +74,8 @@ function layout(o: InstallOptions): Layout {
     const launcherSh = rel(...dir, 'gsd-review-loop.sh');
     const launcherPs1 = rel(...dir, 'gsd-review-loop.ps1');
     // In the repository: relative to the repository root, where both hosts run hook commands.
-    const shPath = o.user ? shQuote(launcherSh) : '.github/hooks/gsd-review-loop.sh';
-    const ps1Path = o.user ? `"${launcherPs1}"` : '.github\\hooks\\gsd-review-loop.ps1';
+    const shPath = o.user ? quotePosix(launcherSh) : '.github/hooks/gsd-review-loop.sh';
+    const ps1Path = o.user ? quoteWindows(launcherPs1) : '.github\\hooks\\gsd-review-loop.ps1';
     return {
       family,
       hooksFile: rel(...dir, 'gsd-review-loop.json'),
@@ -107,7 +94,7 @@ function layout(o: InstallOptions): Layout {
     launcherPs1: null,
     agentFile: rel('.claude', 'agents', `${REVIEWER_NAME}.md`),
     // Claude Code runs commands with CLAUDE_PROJECT_DIR set; VS Code, reading the same file, does not.
-    command: o.user ? `sh ${shQuote(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
+    command: o.user ? `sh ${quotePosix(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
     windowsCommand: null,
   };
 }
@@ -123,11 +110,11 @@ function githubHooksFile(l: Layout): string {
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
-/** Claude Code matcher groups; SubagentStart/Stop only for our reviewer (the matcher is the agent type). */
+/** Claude Code matcher groups; the reviewer's events (SubagentStart/Stop) only for it (the matcher is the agent type). */
 function claudeGroups(l: Layout): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const event of INSTALLED_EVENTS) {
-    const matcher = event === 'SubagentStart' || event === 'SubagentStop' ? { matcher: REVIEWER_NAME } : {};
+    const matcher = AGENT_EVENTS[event].reviewerOnly ? { matcher: REVIEWER_NAME } : {};
     out[event] = { ...matcher, hooks: [{ type: 'command', command: l.command, timeout: TIMEOUT_S }] };
   }
   return out;

@@ -15,9 +15,9 @@ import type {
   UserPromptSubmittedInput,
 } from '../hooks/lifecycle/hooks-provider';
 import type { HostDialect } from './agent-host';
+import { AGENT_EVENTS, eventName, type HookEvent } from './agent-events';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd', 'ErrorOccurred'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export { eventName, HOOK_EVENTS, type HookEvent } from './agent-events';
 
 export type EventInput =
   | { event: 'SessionStart'; input: SessionStartInput }
@@ -74,24 +74,6 @@ function record(raw: Raw, ...names: string[]): Record<string, unknown> {
     }
   }
   return {};
-}
-
-const EVENT_ALIASES: Record<string, HookEvent> = {
-  sessionstart: 'SessionStart',
-  userpromptsubmit: 'UserPromptSubmit',
-  userpromptsubmitted: 'UserPromptSubmit',
-  pretooluse: 'PreToolUse',
-  posttooluse: 'PostToolUse',
-  precompact: 'PreCompact',
-  subagentstart: 'SubagentStart',
-  subagentstop: 'SubagentStop',
-  stop: 'Stop',
-  sessionend: 'SessionEnd',
-  erroroccurred: 'ErrorOccurred',
-};
-
-export function eventName(value: string | null): HookEvent | null {
-  return value ? (EVENT_ALIASES[value.replace(/[_\s-]/g, '').toLowerCase()] ?? null) : null;
 }
 
 /** Reads a payload; null when it is not a hook payload we know (wrong JSON, unknown event). */
@@ -164,40 +146,36 @@ export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDial
   const system = typeof a.systemMessage === 'string' ? { systemMessage: a.systemMessage } : {};
   const context = (name: HookEvent) =>
     typeof a.additionalContext === 'string' && a.additionalContext ? { hookSpecificOutput: { hookEventName: name, additionalContext: a.additionalContext } } : {};
-  switch (event) {
-    case 'SessionStart':
-    case 'SubagentStart': {
+  switch (AGENT_EVENTS[event].answer) {
+    case 'context': {
       const out = { ...context(event), ...system };
       return Object.keys(out).length ? out : null;
     }
-    case 'UserPromptSubmit':
-    case 'PostToolUse': {
+    case 'context-or-block': {
       const block = a.block as { reason?: string } | undefined;
       if (block) return { decision: 'block', reason: block.reason ?? 'Blocked by GSD Review Loop', ...system };
       const out = { ...context(event), ...system };
       return Object.keys(out).length ? out : null;
     }
-    case 'PreToolUse':
+    case 'permission':
       return {
         hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
+          hookEventName: event,
           permissionDecision: a.permissionDecision,
           ...(a.reason ? { permissionDecisionReason: a.reason } : {}),
           ...(a.additionalContext ? { additionalContext: a.additionalContext } : {}),
         },
         ...system,
       };
-    case 'Stop':
-    case 'SubagentStop':
+    case 'stop':
       if (a.decision === 'block') {
         const reason = typeof a.reason === 'string' && a.reason ? a.reason : 'GSD Review Loop has more work for this task.';
         const specific = dialect === 'github' ? { hookSpecificOutput: { hookEventName: event, decision: 'block', reason } } : {};
         return { decision: 'block', reason, ...specific, ...system };
       }
       return Object.keys(system).length ? system : null;
-    case 'PreCompact':
-    case 'SessionEnd':
-    case 'ErrorOccurred':
+    case 'ignored':
+    case 'none':
       return Object.keys(system).length ? system : null;
   }
 }

@@ -22,36 +22,12 @@ import type { LoadedHooks } from '../hooks/engine/hook-loader';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject } from '../state/locate-project';
-import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type HookTrace, type UnitResult } from '../hooks/engine/middleware';
+import { runMiddleware, type ChainHost, type DeepReadonly, type DispatchDecision, type HookLog, type UnitResult } from '../hooks/engine/middleware';
 import type { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
+import type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
 
-export interface HooksReport {
-  loaded: LoadedHooks['loaded'];
-  skipped: LoadedHooks['skipped'];
-  trace: HookTrace[];
-  ignoredDecisions: Array<{ hook: string; unitType: string; unitId: string }>;
-}
-
-export interface DispatchOutcome {
-  decision: DispatchDecision | null;
-  phase: GSDState['phase'];
-  /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
-  blocker: string | null;
-  nextAction: string;
-  hooks: HooksReport;
-  /** Files the dispatch wrote (with apply). */
-  written: string[];
-  applied: boolean;
-  diagnostics: Diagnostic[];
-}
-
-export interface AfterDispatchOutcome {
-  result: UnitResult;
-  hooks: HooksReport;
-  written: string[];
-  diagnostics: Diagnostic[];
-}
+export type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
 
 export class NothingDispatchedError extends Error {}
 

@@ -64,7 +64,7 @@ function resolveReal(abs: string, links: number): string {
   if (parent === abs) return abs;
   const realParent = resolveReal(parent, links);
   const here = path.join(realParent, path.basename(abs));
-  let stat: fs.Stats | null = null;
+  let stat: fs.Stats | null;
   try {
     stat = fs.lstatSync(here);
   } catch {
@@ -234,7 +234,7 @@ export function confinedDir(gsdDir: string, rel: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A file, a FIFO or a link loop where our folder belongs: refused in one clear line.
-    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'ELOOP') throw new Error(`${real} is not a folder (${code}); refused, nothing written`);
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'ELOOP') throw new Error(`${real} is not a folder (${code}); refused, nothing written`, { cause: error });
     throw error;
   }
   // Created just now by us or already there: either way it must still be a real folder inside.

@@ -23,6 +23,7 @@ import type {
 import type { EscalationRead } from './escalation-artifact';
 import { unitKey, type Gsd2Snapshot, type MilestoneRow, type SliceRow, type TaskRow } from './snapshot';
 import type { UnitPaths } from './unit-paths';
+import { knownIssueActions } from './known-issue-actions';
 import * as path from 'node:path';
 
 /** A task as the database records it, plus GSD's raw status and order. */
@@ -172,7 +173,14 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
           // The DB has no plan line; 0 says "not from a plan file".
           planLine: 0,
           blockerDiscovered: t.blockerDiscovered,
-          pendingActions: [],
+          pendingActions: t.knownIssues
+            ? knownIssueActions(
+                t.knownIssues,
+                { milestoneId: m.id, sliceId: s.id, taskId: t.id },
+                ctx.paths.taskFile(m.id, s.id, t.id, 'SUMMARY'),
+                path.join(ctx.paths.sliceDir(m.id, s.id) ?? path.join(ctx.gsdDir, 'milestones', m.id, 'slices', s.id), 'tasks', `${t.id}-SUMMARY.md`),
+              )
+            : [],
           reviews: [],
           extensions: {},
           gsdStatus: t.status,
@@ -234,7 +242,8 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
       slices: activeEntry ? activeEntry.progress : { done: 0, total: 0 },
       tasks: activeSliceEntry ? activeSliceEntry.progress : { done: 0, total: 0 },
     },
-    pendingActions: [],
+    // Every open pending action, in GSD's order of milestones, slices and tasks.
+    pendingActions: milestones.flatMap((m) => m.slices.flatMap((s) => s.tasks.flatMap((t) => t.pendingActions))),
     extensions: {},
     diagnostics,
   };

@@ -49,6 +49,7 @@ export const COLUMNS = {
     sequence: '0', // v9
     escalation_pending: '0', // v17
     escalation_artifact_path: 'NULL', // v17
+    known_issues: "''",
   },
   replan_history: { milestone_id: null, slice_id: 'NULL', task_id: 'NULL', created_at: "''" }, // v8
   assessments: { milestone_id: null, status: "''", scope: "''", created_at: "''" }, // v8, scope v22

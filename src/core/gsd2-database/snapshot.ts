@@ -51,6 +51,8 @@ export interface TaskRow {
   sequence: number;
   escalationPending: boolean;
   escalationArtifactPath: string | null;
+  /** gsd_task_complete's knownIssues: the markdown GSD renders under the summary's `## Known Issues`. */
+  knownIssues: string;
 }
 
 export interface Gsd2Snapshot {
@@ -175,6 +177,7 @@ export class SnapshotReader {
         sequence: int(r.sequence),
         escalationPending: isOne(r.escalation_pending),
         escalationArtifactPath: textOrNull(r.escalation_artifact_path),
+        knownIssues: text(r.known_issues),
       };
       const key = unitKey(row.milestoneId, row.sliceId);
       const list = tasks.get(key);

@@ -81,6 +81,12 @@ export class UnitPaths {
     return s ? this.resolveFile(s, sliceId, suffix) : null;
   }
 
+  /** A task's file (`tasks/T01-SUMMARY.md`), by the same rules inside the slice's `tasks/` folder. */
+  taskFile(milestoneId: string, sliceId: string, taskId: string, suffix: string): string | null {
+    const s = this.sliceDir(milestoneId, sliceId);
+    return s ? this.resolveFile(path.join(s, 'tasks'), taskId, suffix) : null;
+  }
+
   milestoneFile(milestoneId: string, suffix: string): string | null {
     const m = this.milestoneDir(milestoneId);
     return m ? this.resolveFile(m, milestoneId, suffix) : null;

@@ -170,14 +170,14 @@ export interface MilestoneEntry {
   extensions: Record<string, unknown>;
 }
 
-/**
- * Per-hook extension state, typed by declaration merging:
- * `declare module '…/core/model/types' { interface GSDStateExtensions { 'review-loop': X } }`.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 /** What a derivation decides about where the project stands: the part of the state every source (markdown, GSD-2's database, the successor) computes the same way. */
 export type PhaseDecision = Pick<GSDState, 'phase' | 'activeMilestone' | 'activeSlice' | 'activeTask' | 'blockers' | 'nextAction' | 'replanTrigger'>;
 
+/**
+ * Each hook's project-wide view (`state.extensions[name]`), typed by declaration merging through the
+ * front door: `declare module '…/core/hooks/api' { interface GSDStateExtensions { 'review-loop': X } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface GSDStateExtensions {}
 
 export type ExtensionsMap = Partial<GSDStateExtensions> & { [hookName: string]: unknown };

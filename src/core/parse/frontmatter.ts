@@ -156,6 +156,7 @@ function readKeys(yaml: string, keys: readonly string[]): Record<string, unknown
 
 // Characters YAML does not allow in a stream (js-yaml refuses them). Such text goes to js-yaml, which
 // reports it, so the fast paths never accept what the parser (and so the writer) would refuse.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 
 /** Deepest nesting of mappings and lists a frontmatter may have (GSD's is 2–3, our blocks 5). */

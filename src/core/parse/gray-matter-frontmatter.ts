@@ -13,10 +13,12 @@ import { countLines, findFrontmatterBlock, type Frontmatter } from './frontmatte
 // (the `yaml` package is a bundle of its own, esbuild.mjs).
 let yamlModule: typeof YamlModule | undefined;
 function yaml(): typeof YamlModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
   return (yamlModule ??= require('yaml') as typeof YamlModule);
 }
 let grayMatter: typeof GrayMatter | undefined;
 function matter(): typeof GrayMatter {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
   return (grayMatter ??= require('gray-matter') as typeof GrayMatter);
 }
 

@@ -1,6 +1,6 @@
 // `## Known Issues` of a task summary: prose, then `Pending actions:` and a bullet list of required
-// follow-up. The first line that is neither a bullet nor blank ends the list.
-import type { Section } from './markdown-sections';
+// follow-up. The first line that is neither a bullet nor blank ends the list. Fenced code is skipped.
+import { fenceAfter, type Fence, type Section } from './markdown-sections';
 
 export interface PendingActionLine {
   text: string;
@@ -14,8 +14,9 @@ const BULLET = /^\s*[-*+]\s+(?:\[([ xX])\]\s+)?(\S.*)$/;
 export function extractPendingActions(section: Section | undefined): PendingActionLine[] {
   if (!section) return [];
   const out: PendingActionLine[] = [];
-  const start = section.lines.findIndex((l) => LIST_START.test(l));
+  const start = listStart(section.lines);
   if (start === -1) return out;
+  // A fence line is neither a bullet nor blank: it ends the list, so no bullet inside one is read.
   for (let i = start + 1; i < section.lines.length; i++) {
     const line = section.lines[i];
     if (line.trim() === '') continue;
@@ -28,4 +29,15 @@ export function extractPendingActions(section: Section | undefined): PendingActi
     out.push({ text, line: section.firstLine + i });
   }
   return out;
+}
+
+/** The `Pending actions:` line outside fenced code blocks (one inside a fence is an example). */
+function listStart(lines: readonly string[]): number {
+  let fence: Fence | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const inFence = fence !== null;
+    fence = fenceAfter(lines[i], fence);
+    if (!inFence && fence === null && LIST_START.test(lines[i])) return i;
+  }
+  return -1;
 }

@@ -37,11 +37,12 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
   const out: Section[] = [];
   const marker = '#'.repeat(level);
   let current: Section | null = null;
-  let inFence = false;
+  let fence: Fence | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (isFence(line)) inFence = !inFence;
-    const m = !inFence && line.charCodeAt(0) === 35 ? HEADING.exec(line) : null;
+    const inFence = fence !== null;
+    fence = fenceAfter(line, fence);
+    const m = !inFence && fence === null && line.charCodeAt(0) === 35 ? HEADING.exec(line) : null;
     if (m && m[1].length <= level) {
       if (current) out.push(current);
       current = m[1] === marker ? { heading: headingText(m[2]), line: startLine + i, lines: [], firstLine: startLine + i + 1 } : null;
@@ -51,6 +52,43 @@ export function sections(lines: readonly string[], startLine: number, level = 2)
   }
   if (current) out.push(current);
   return out;
+}
+
+/**
+ * An open fenced code block, as CommonMark defines one: up to three spaces, then at least three
+ * backticks or tildes (a backtick fence's info string has no backtick). Only a line of the same
+ * character, at least as long, with nothing but blanks after it closes it; an unclosed fence runs to
+ * the end of the text. GSD's own lines inside one are examples, never structure.
+ */
+export interface Fence {
+  char: number;
+  length: number;
+}
+
+/** The fence open after `line`, given the one open before it (`null`: none). */
+export function fenceAfter(line: string, open: Fence | null): Fence | null {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i++;
+  const c = line.charCodeAt(i);
+  if (c !== 96 && c !== 126) return open;
+  let n = 0;
+  while (line.charCodeAt(i + n) === c) n++;
+  if (n < 3) return open;
+  if (open) {
+    if (c !== open.char || n < open.length) return open;
+    for (let j = i + n; j < line.length; j++) {
+      const b = line.charCodeAt(j);
+      if (b !== 32 && b !== 9 && b !== 13) return open;
+    }
+    return null;
+  }
+  if (c === 96 && line.indexOf('`', i + n) !== -1) return null;
+  return { char: c, length: n };
+}
+
+/** Whether a text has anything that could open a fence (most GSD summaries have none: fast path). */
+function mayHaveFence(text: string): boolean {
+  return text.includes('```') || text.includes('~~~');
 }
 
 /** A heading's text without the blanks and closing `#`s around it (CommonMark's closing sequence). */
@@ -83,40 +121,81 @@ function headingTailEnds(body: string, i: number): boolean {
   return i === body.length || body.charCodeAt(i) === 10;
 }
 
+/** Whether the line at `at` is an ATX heading of level 1 or 2 (`#` or `##`, then a blank or the line's end). */
+function isTopHeading(body: string, at: number): boolean {
+  if (body.charCodeAt(at) !== 35) return false;
+  let i = at + 1;
+  if (body.charCodeAt(i) === 35) i++;
+  const c = body.charCodeAt(i);
+  return c === 32 || c === 9 || c === 10 || c === 13 || i === body.length;
+}
+
+/** Whether the line at `at` is `##`, blanks, `name` in any case, then closing blanks and `#`s. */
+function isNamedHeading(body: string, at: number, name: string): boolean {
+  if (body.charCodeAt(at) !== 35 || body.charCodeAt(at + 1) !== 35) return false;
+  let i = at + 2;
+  if (body.charCodeAt(i) !== 32 && body.charCodeAt(i) !== 9) return false;
+  while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
+  return body.slice(i, i + name.length).toLowerCase() === name.toLowerCase() && headingTailEnds(body, i + name.length);
+}
+
 /**
- * Offset of the `## name` heading line (`##`, blanks, the name in any case, closing blanks and `#`s),
- * or -1. Most files spell it exactly; the line-by-line scan is the slow path.
+ * Offsets of one named `##` section: its heading line, and its content up to the next `#`/`##`
+ * heading. Headings inside fenced code blocks are examples, not sections (a summary that shows a
+ * `## Known Issues` in a code block has no Known Issues of its own there).
  */
-function findHeading(body: string, name: string): number {
-  const exact = body.indexOf(`## ${name}`);
-  if (exact !== -1 && (exact === 0 || body.charCodeAt(exact - 1) === 10) && headingTailEnds(body, exact + 3 + name.length)) return exact;
-  const wanted = name.toLowerCase();
+export function sectionRange(body: string, name: string): { heading: number; start: number; end: number } | undefined {
+  // Most summaries have no fence and spell the heading exactly: one indexOf finds it.
+  if (!mayHaveFence(body)) {
+    const exact = body.indexOf(`## ${name}`);
+    // The exact spelling is the section only when no other spelling of the name comes before it.
+    const heading = exact !== -1 && (exact === 0 || body.charCodeAt(exact - 1) === 10) && headingTailEnds(body, exact + 3 + name.length) && !namedHeadingBefore(body, name, exact) ? exact : -1;
+    return heading === -1 ? scanSection(body, name, false) : rangeFrom(body, heading, false);
+  }
+  return scanSection(body, name, true);
+}
+
+/** Whether a `##` heading of `name` in another spelling starts before offset `limit` (the first one wins). */
+function namedHeadingBefore(body: string, name: string, limit: number): boolean {
+  if (limit > 0 && isNamedHeading(body, 0, name)) return true;
+  for (let at = body.indexOf('\n##'); at !== -1 && at + 1 < limit; at = body.indexOf('\n##', at + 1)) {
+    if (isNamedHeading(body, at + 1, name)) return true;
+  }
+  return false;
+}
+
+/** Line by line from the top, skipping fenced code, to the named heading. */
+function scanSection(body: string, name: string, fenced: boolean): { heading: number; start: number; end: number } | undefined {
+  let fence: Fence | null = null;
   for (let at = 0; at < body.length; ) {
-    if (body.charCodeAt(at) === 35 && body.charCodeAt(at + 1) === 35) {
-      let i = at + 2;
-      if (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) {
-        while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
-        if (body.slice(i, i + name.length).toLowerCase() === wanted && headingTailEnds(body, i + name.length)) return at;
-      }
-    }
     const nl = body.indexOf('\n', at);
+    const lineEnd = nl === -1 ? body.length : nl;
+    if (fenced) {
+      const inFence = fence !== null;
+      fence = fenceAfter(body.slice(at, lineEnd), fence);
+      if (!inFence && fence === null && isNamedHeading(body, at, name)) return rangeFrom(body, at, true);
+    } else if (isNamedHeading(body, at, name)) return rangeFrom(body, at, false);
     if (nl === -1) break;
     at = nl + 1;
   }
-  return -1;
+  return undefined;
 }
 
-const NEXT_HEADING = /^#{1,2}[ \t]/gm;
-
-/** Offsets of one named `##` section: its heading line, and its content up to the next `#`/`##` heading. */
-export function sectionRange(body: string, name: string): { heading: number; start: number; end: number } | undefined {
-  const heading = findHeading(body, name);
-  if (heading === -1) return undefined;
+/** The section of the heading at `heading`: from the next line to the next `#`/`##` heading outside fences. */
+function rangeFrom(body: string, heading: number, fenced: boolean): { heading: number; start: number; end: number } {
   const lineEnd = body.indexOf('\n', heading);
   if (lineEnd === -1) return { heading, start: body.length, end: body.length };
-  NEXT_HEADING.lastIndex = lineEnd + 1;
-  const next = NEXT_HEADING.exec(body);
-  return { heading, start: lineEnd + 1, end: next ? next.index : body.length };
+  let fence: Fence | null = null;
+  for (let at = lineEnd + 1; at < body.length; ) {
+    const nl = body.indexOf('\n', at);
+    const end = nl === -1 ? body.length : nl;
+    const inFence = fence !== null;
+    if (fenced) fence = fenceAfter(body.slice(at, end), fence);
+    if (!inFence && fence === null && isTopHeading(body, at)) return { heading, start: lineEnd + 1, end: at };
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return { heading, start: lineEnd + 1, end: body.length };
 }
 
 /**

@@ -5,6 +5,7 @@
 // tried again on the next change; a runtime without node:sqlite stays without it.
 import * as path from 'node:path';
 import type { GsdStore } from '../files/gsd-store';
+import { attachHookState } from '../hooks/engine/attach-hook-state';
 import { readGsd2Database, type Gsd2UnavailableCause, type ReadGsd2DatabaseOptions } from '../gsd2-database/read-gsd2-database';
 import type { GSDState } from '../model/types';
 import type { ProjectLocation } from '../state/derive-state';
@@ -51,6 +52,8 @@ export class Gsd2DatabaseSource implements StateSource {
     if ('state' in read) {
       this.info = { kind: 'gsd2-database', projectKind: 'gsd2-database', label: gsd2DatabaseLabel(read.schemaVersion), readOnly: false, fallback: null };
       this.fallbackOf = null;
+      // Our hooks' state lives in sidecars beside the units' folders (GSD renders the PLAN files).
+      attachHookState(read.state, this.files);
       this.current = read.state;
       return read.state;
     }

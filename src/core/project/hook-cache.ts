@@ -1,4 +1,5 @@
-// The project's hooks, loaded once and kept: loaded again only when PREFERENCES.md or a hook folder
+// The project's hooks, loaded once and kept: loaded again only when our settings file
+// (gsd-review-loop.yaml), PREFERENCES.md or a hook folder
 // under `.gsd/extensions/` changed (told through `changed`), when a user-level hook's entry file
 // changed on disk (checked by its time and size: that folder is outside what the watcher sees), or
 // when the workspace's trust changed. The loader itself (hooks/engine/hook-loader.ts) is unchanged.
@@ -8,6 +9,7 @@ import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hook
 import type { HookLog } from '../hooks/engine/middleware';
 import type { Diagnostic } from '../model/types';
 import type { ProjectFiles } from '../state/project-files';
+import { SETTINGS_FILE } from '../hooks/engine/settings-file';
 
 export type ProjectHooks = LoadedHooks & { diagnostics: Diagnostic[] };
 
@@ -28,12 +30,12 @@ function stampOf(file: string): string {
   }
 }
 
-/** Whether a changed path is one the hooks depend on: the preferences, or a hook folder in the workspace. */
+/** Whether a changed path is one the hooks depend on: our settings file, the preferences, or a hook folder in the workspace. */
 export function affectsHooks(gsdDir: string, changedPath: string): boolean {
   const rel = path.relative(gsdDir, changedPath);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
   const [first] = rel.split(path.sep);
-  return first.toUpperCase() === 'PREFERENCES.MD' || first === 'extensions';
+  return first.toUpperCase() === 'PREFERENCES.MD' || first === SETTINGS_FILE || first === 'extensions';
 }
 
 export class HookCache {

@@ -39,7 +39,7 @@ export class ProjectFiles {
   dir(dir: string): DirIndex | null {
     let index = this.dirs.get(dir);
     if (index === undefined) {
-      let entries = null;
+      let entries;
       try {
         entries = this.store.list(dir);
       } catch {

@@ -24,7 +24,7 @@ describe('in a multi-root workspace', () => {
   });
 
   it('shows both projects in the real workbench', async function () {
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     const view = await captureWorkbench('panel', ['ledgerline', 'flight-sim', 'M001: Flight simulator']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true, true]);

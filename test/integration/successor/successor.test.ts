@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
-import type { PanelNode } from '../../../src/vscode/panel-nodes';
+import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from '../../unit/helpers/successor-database';
 import { snapshotTree, successorLayoutTree } from '../../unit/helpers/successor-project';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
@@ -98,7 +98,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     // With the database, the lifecycle row (authority epoch 1) says S02/T02 is completed.
     assert.equal(slices[1][1], withDatabase ? '2/3 · medium risk' : '1/3 · medium risk');
     const t02 = item(task(s02(), 'T02'));
-    assert.equal(t02.contextValue, withDatabase ? 'gsd.task.done.readOnly' : 'gsd.task.active.readOnly');
+    assert.equal(t02.contextValue, withDatabase ? 'gsdReviewLoop.task.done.readOnly' : 'gsdReviewLoop.task.active.readOnly');
     assert.equal((item(task(s02(), 'T01')).iconPath as vscode.ThemeIcon).id, 'pass-filled');
   });
 
@@ -107,15 +107,15 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     const shown = cycles.map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
     if (withDatabase) {
       assert.deepEqual(shown, [
-        ['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsd.gsdReview'],
-        ['Review cycle 2 · rework brief RB-1', 'changes requested · 1 open · 0 resolved', 'gsd.gsdReview'],
+        ['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsdReviewLoop.gsdReview'],
+        ['Review cycle 2 · rework brief RB-1', 'changes requested · 1 open · 0 resolved', 'gsdReviewLoop.gsdReview'],
       ]);
       // Read from gsd.db: nothing to open in an editor.
       assert.equal(item(cycles[0]).command, undefined);
       assert.match((item(cycles[1]).tooltip as vscode.MarkdownString).value, /F1: Double capture on retry\. Fix: Send an idempotency key\./);
     } else {
       // The hook's artifact S02-T01-REVIEW.md (verdict Needs-Rework), opened on click.
-      assert.deepEqual(shown, [['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsd.reviewCycle']]);
+      assert.deepEqual(shown, [['Review cycle 1 · code-review: needs-rework', 'changes requested · 0 open · 0 resolved', 'gsdReviewLoop.reviewCycle']]);
       assert.equal(item(cycles[0]).command?.command, 'vscode.open');
       assert.match((item(cycles[0]).tooltip as vscode.MarkdownString).value, /Idempotency key missing on capture\./);
     }
@@ -171,7 +171,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
   it('the status bar says read-only, and GSD: Complete Unit completes nothing', async () => {
     await api.statusBar.update();
     assert.match(api.statusBar.text, /^\$\(eye\) GSD: executing · read-only$/);
-    assert.equal(await vscode.commands.executeCommand('gsd.completeUnit'), null);
+    assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.completeUnit'), null);
   });
 
   it('GSD: Next Unit with gsd on PATH: `gsd headless next` runs in a terminal in the project', async () => {
@@ -182,7 +182,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     const savedPath = process.env.PATH;
     process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
     try {
-      const result = (await vscode.commands.executeCommand('gsd.nextUnit')) as { outcome: unknown; target: unknown; handOff?: { handOff: { command: string; gsdPath: string | null }; terminal?: vscode.Terminal } };
+      const result = (await vscode.commands.executeCommand('gsdReviewLoop.nextUnit')) as { outcome: unknown; target: unknown; handOff?: { handOff: { command: string; gsdPath: string | null }; terminal?: vscode.Terminal } };
       assert.equal(result.outcome, null);
       assert.equal(result.target, null);
       assert.equal(result.handOff?.handOff.command, 'gsd headless next');
@@ -203,7 +203,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-bin-'));
     try {
       const terminals = vscode.window.terminals.length;
-      const result = (await vscode.commands.executeCommand('gsd.nextUnit')) as { handOff?: { handOff: { message: string; gsdPath: string | null }; terminal?: vscode.Terminal } };
+      const result = (await vscode.commands.executeCommand('gsdReviewLoop.nextUnit')) as { handOff?: { handOff: { message: string; gsdPath: string | null }; terminal?: vscode.Terminal } };
       assert.equal(result.handOff?.handOff.gsdPath, null);
       assert.match(result.handOff!.handOff.message, /`gsd` is not on PATH: install GSD \(`npm install -g @opengsd\/gsd-pi`\), then run `gsd headless next` in /);
       assert.equal(result.handOff?.terminal, undefined);

@@ -43,7 +43,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
   it('still reads the project: the panel lists its milestones', async function () {
     const roots = api.panel.getChildren().map((n) => api.panel.getTreeItem(n));
     assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     const view = await captureWorkbench('restricted-mode-panel', ['Restricted Mode', 'M002-k7q2xz: Categorisation rules']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
@@ -53,7 +53,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Global);
     const before = snapshot(gsdDir);
     const terminals = vscode.window.terminals.length;
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.equal(result.target, null);
     assert.equal(result.outcome?.applied ?? false, false);
     assert.equal(vscode.window.terminals.length, terminals);
@@ -63,10 +63,18 @@ describe('Restricted Mode (untrusted workspace)', () => {
     assert.deepEqual(Object.values(view.seen), [true], JSON.stringify(view.seen));
   });
 
-  it('refuses Replan slice from a Known Issues CodeLens, and writes nothing', async () => {
+  it('offers no Replan slice CodeLens on Known Issues, and refuses the command, writing nothing', async () => {
     const summary = vscode.Uri.file(path.join(gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks', 'T02-SUMMARY.md'));
+    // The lenses as the editor gets them, from every provider the host has for this file.
+    await vscode.window.showTextDocument(summary, { preview: true });
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', summary)) ?? [];
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.some((t) => /pending action/.test(t)), titles.join(' | '));
+    assert.ok(titles.includes('Show in review panel'), titles.join(' | '));
+    assert.ok(!titles.includes('Replan slice'), titles.join(' | '));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const before = snapshot(gsdDir);
-    const result = await vscode.commands.executeCommand('gsd.replanSlice', summary);
+    const result = await vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary);
     assert.equal(result, undefined);
     assert.deepEqual(snapshot(gsdDir), before);
   });
@@ -81,7 +89,7 @@ describe('Restricted Mode (untrusted workspace)', () => {
     const hookDir = path.join(gsdDir, 'extensions', 'my-policy');
     const marker = path.join(root, 'workspace-hook-ran');
     fs.mkdirSync(hookDir, { recursive: true });
-    fs.writeFileSync(path.join(hookDir, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');
+    fs.writeFileSync(path.join(hookDir, 'gsd-hooks.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');
 module.exports = function (api) {
   api.registerHook('my-policy', async (ctx, next) => { ctx.decision = { unitType: 'replan-slice', unitId: '${M2}/S02', prompt: 'from the workspace' }; await next(); });
 };\n`);
@@ -94,7 +102,7 @@ module.exports = function (api) {
     fs.writeFileSync(prefs, '---\nversion: 1\ngsd_hooks:\n  enabled:\n    - name: my-policy\n      source: my-policy\n---\n');
     try {
       await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Global);
-      const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+      const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
       assert.notEqual(result.outcome?.decision?.source, 'my-policy');
       assert.deepEqual(result.outcome?.hooks.skipped.map((s) => s.name), ['my-policy']);
       assert.match(result.outcome!.hooks.skipped[0].reason, /trusted workspace/);

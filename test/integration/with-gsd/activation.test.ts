@@ -2,30 +2,55 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
+import type { PanelRefresh } from '../../../src/vscode/panel/review-panel-provider';
+import { freshSample } from '../helpers/sample';
 import { captureWorkbench } from '../helpers/workbench';
 
 describe('in a workspace with .gsd', () => {
-  it('activates on its own because the workspace contains .gsd', async () => {
+  let activeOnItsOwn = false;
+
+  before(async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     // workspaceContains:.gsd activates it at startup; give the host a moment if it is still starting.
     for (let i = 0; i < 50 && !ext.isActive; i++) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(ext.isActive, true);
+    activeOnItsOwn = ext.isActive;
+    await freshSample();
   });
 
-  it('registers GSD: Next Unit, Refresh and Show Log', async () => {
+  it('activates on its own because the workspace contains .gsd', () => {
+    assert.equal(activeOnItsOwn, true);
+  });
+
+  it('registers in the host every command it contributes, and nothing under gsd.* but the hidden aliases', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['gsd.nextUnit', 'gsd.refresh', 'gsd.showLog']) assert.ok(commands.includes(id), `${id} is not registered`);
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    const next = pkg.contributes.commands.find((c: { command: string }) => c.command === 'gsd.nextUnit');
-    assert.deepEqual([next.category, next.title], ['GSD', 'Next Unit']);
+    const contributed: string[] = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
+    assert.equal(contributed.length, 11);
+    for (const id of contributed) assert.ok(commands.includes(id), `${id} is not registered in the host`);
+    // No other extension here owns the old ids, so each is an alias of the renamed command, and
+    // nothing else of ours is called gsd.*.
+    const legacy = commands.filter((id) => id.startsWith('gsd.')).sort();
+    assert.deepEqual(legacy, contributed.map((id) => id.replace(/^gsdReviewLoop\./, 'gsd.')).sort());
+  });
+
+  it('keeps a keybinding to an old gsd.* id working: the alias runs the renamed command', async () => {
+    const api = await activateExtension();
+    const refreshed = new Promise<PanelRefresh>((resolve) => {
+      const sub = api.panel.onDidRefresh((r) => {
+        sub.dispose();
+        resolve(r);
+      });
+    });
+    await vscode.commands.executeCommand('gsd.refresh');
+    // GSD: Refresh re-discovers the projects: the whole panel is rebuilt.
+    assert.equal((await refreshed).full, true);
   });
 
   it('contributes the GSD view container, and opening it shows the review panel', async () => {
     const commands = await vscode.commands.getCommands(true);
-    assert.ok(commands.includes('workbench.view.extension.gsd'), 'no view container "gsd"');
-    assert.ok(commands.includes('gsd.reviewPanel.focus'), 'no view gsd.reviewPanel');
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
-    await vscode.commands.executeCommand('gsd.reviewPanel.focus');
+    assert.ok(commands.includes('workbench.view.extension.gsdReviewLoop'), 'no view container "gsdReviewLoop"');
+    assert.ok(commands.includes('gsdReviewLoop.reviewPanel.focus'), 'no view gsdReviewLoop.reviewPanel');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
+    await vscode.commands.executeCommand('gsdReviewLoop.reviewPanel.focus');
   });
 
   it('finds the project and lists its milestones in the panel', async () => {
@@ -37,7 +62,7 @@ describe('in a workspace with .gsd', () => {
   });
 
   it('shows the panel in the real workbench', async function () {
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     const api = await activateExtension();
     await api.statusBar.update();
     // The state that matters leads each task row, so the default sidebar width does not cut it off.
@@ -47,7 +72,7 @@ describe('in a workspace with .gsd', () => {
   });
 
   it('answers GSD: Next Unit from the shared core, with one notification', async () => {
-    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsd.nextUnit'));
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<{ phase: string; nextAction: string }>('gsdReviewLoop.nextUnit'));
     assert.equal(messages.length, 1, messages.join('\n'));
     assert.match(messages[0], /^GSD: fix-task M002-k7q2xz\/S02\/T02 dispatched to /);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

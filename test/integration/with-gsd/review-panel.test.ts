@@ -4,10 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
-import type { PanelNode } from '../../../src/vscode/panel-nodes';
-import type { PanelRefresh } from '../../../src/vscode/review-panel';
-import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import type { PanelNode } from '../../../src/vscode/panel/panel-node';
+import type { PanelRefresh } from '../../../src/vscode/panel/review-panel-provider';
+import { EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
+import { freshSample } from '../helpers/sample';
 
 const M2 = 'M002-k7q2xz';
 
@@ -38,7 +39,7 @@ describe('review panel', () => {
     });
 
   before(async () => {
-    api = await activateExtension();
+    api = await freshSample();
     gsd = api.workspace.list()[0].project.gsdDir;
     tasks = path.join(gsd, 'milestones', M2, 'slices', 'S02', 'tasks');
     // The "next" mark comes from the same decision as GSD: Next Unit, worked out asynchronously.
@@ -52,12 +53,12 @@ describe('review panel', () => {
     assert.equal(m2.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
     assert.equal(m2.id, `gsd:${gsd}/${M2}`);
     assert.equal((item(root(/^M001/)).iconPath as vscode.ThemeIcon).id, 'pass-filled');
-    assert.equal(item(root(/^M003/)).contextValue, 'gsd.milestone.pending');
+    assert.equal(item(root(/^M003/)).contextValue, 'gsdReviewLoop.milestone.pending');
     const slices = api.panel.getChildren(root(/^M002/)).map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
     assert.deepEqual(slices, [
-      ['S01: Rule engine', '2/2 · high risk', 'gsd.slice.done'],
-      ['S02: Rule editor commands', '2/3 · medium risk', 'gsd.slice.active'],
-      ['S03: Category report', 'not planned', 'gsd.slice.blocked'],
+      ['S01: Rule engine', '2/2 · high risk', 'gsdReviewLoop.slice.done'],
+      ['S02: Rule editor commands', '2/3 · medium risk', 'gsdReviewLoop.slice.active'],
+      ['S03: Category report', 'not planned', 'gsdReviewLoop.slice.blocked'],
     ]);
     const t03 = item(task('T03'));
     assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
@@ -101,9 +102,9 @@ describe('review panel', () => {
   it('lists a task\'s review cycles with open and resolved counts, and its pending actions', () => {
     const t01 = api.panel.getChildren(task('T01')).map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
     assert.deepEqual(t01, [
-      ['Review cycle 1', 'changes requested · 3 open · 0 resolved', 'gsd.reviewCycle'],
-      ['Review cycle 2', 'changes requested · 1 open · 2 resolved', 'gsd.reviewCycle.hasPrevious'],
-      ['Review cycle 3', 'passed · 0 open · 3 resolved', 'gsd.reviewCycle.hasPrevious'],
+      ['Review cycle 1', 'changes requested · 3 open · 0 resolved', 'gsdReviewLoop.reviewCycle'],
+      ['Review cycle 2', 'changes requested · 1 open · 2 resolved', 'gsdReviewLoop.reviewCycle.hasPrevious'],
+      ['Review cycle 3', 'passed · 0 open · 3 resolved', 'gsdReviewLoop.reviewCycle.hasPrevious'],
     ]);
     assert.equal(labelOf(item(task('T01'))), 'T01 · passed in 3');
     assert.equal(item(task('T01')).description, 'Parse and validate rule patterns · 45m');
@@ -123,7 +124,7 @@ describe('review panel', () => {
   });
 
   it('shows three review cycles and the pending actions group in the real workbench', async function () {
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     await api.treeView.reveal(task('T01'), { expand: true, select: true, focus: true });
     await api.treeView.reveal(child(task('T02'), /^Review cycle 2/), { expand: true, select: false });
     const view = await captureWorkbench('panel-review-cycles', ['Pending actions', 'Review cycle 3', 'fixing the open issues']);
@@ -133,7 +134,7 @@ describe('review panel', () => {
 
   it('opens the diff of a cycle against the one before, as read-only documents', async function () {
     const cycle2 = child(task('T01'), /^Review cycle 2/);
-    await vscode.commands.executeCommand('gsd.compareWithPreviousCycle', cycle2);
+    await vscode.commands.executeCommand('gsdReviewLoop.compareWithPreviousCycle', cycle2);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the active tab is not a diff');
     assert.equal(tab.label, 'T01 review: cycle 1 ↔ cycle 2');
@@ -169,7 +170,7 @@ describe('review panel', () => {
     fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('- [ ] **T03:', '- [x] **T03:'));
     let r = await refreshed;
     assert.ok(r.ms < 1000);
-    assert.equal(item(task('T03')).contextValue, 'gsd.task.done');
+    assert.equal(item(task('T03')).contextValue, 'gsdReviewLoop.task.done');
     assert.equal(item(s02()).description, '3/3 · medium risk');
 
     refreshed = nextRefresh(Date.now());

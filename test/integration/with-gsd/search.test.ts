@@ -2,11 +2,16 @@
 // The sample's src/rules.ts holds the one definition searched for.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { freshSample } from '../helpers/sample';
 import { captureWorkbench, workbenchBridgeAvailable } from '../helpers/workbench';
 
 describe('workspace search in the host (ripgrep)', () => {
+  before(async () => {
+    await freshSample();
+  });
+
   after(async () => {
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
   });
 
   it('finds the sample\'s files by name', async () => {

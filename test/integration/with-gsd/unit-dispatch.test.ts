@@ -6,9 +6,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
-import { activateExtension, EXTENSION_ID } from '../helpers/extension';
+import { EXTENSION_ID } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
+import { freshSample } from '../helpers/sample';
 
 const M2 = 'M002-k7q2xz';
 
@@ -31,7 +32,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   const t02Review = () => (api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks[1].extensions['review-loop'] ?? {}) as Record<string, any>;
 
   before(async () => {
-    api = await activateExtension();
+    api = await freshSample();
     root = api.workspace.list()[0].project.root;
     tasks = path.join(api.workspace.list()[0].project.gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks');
   });
@@ -64,7 +65,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const statusText = api.statusBar.text;
     // Earlier dispatches' notifications go, so the screenshot shows this click's one.
     await vscode.commands.executeCommand('notifications.clearAll');
-    const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'));
+    const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
     const result = r!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source], [expected.unitType, expected.unitId, expected.source]);
@@ -94,7 +95,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-terminal-')), 'received.md');
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Workspace);
     await config().update('dispatch.terminalCommand', `cat {promptFile} > '${out}'`, vscode.ConfigurationTarget.Workspace);
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     const promptFile = result.target!.promptFile!;
     assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'gsd-review-loop')), promptFile);
     await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
@@ -111,7 +112,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'A note typed but not saved.\n');
     await vscode.workspace.applyEdit(edit);
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.equal(result.target, null);
     assert.equal(result.outcome!.applied, false);
     assert.equal(fs.readFileSync(plan, 'utf8'), before);
@@ -120,9 +121,9 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   });
 
   it('completes a fix with GSD: Complete Unit, and a review as soon as its file is written', async () => {
-    await vscode.commands.executeCommand('gsd.completeUnit');
+    await vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
     await waitFor('the fix to be recorded', () => t02Review().activeReview?.status === 'pending_review');
-    const review = (await vscode.commands.executeCommand<NextUnitResult>('gsd.nextUnit'))!;
+    const review = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
     assert.deepEqual([review.outcome!.decision!.unitType, review.outcome!.decision!.data?.cycle], ['review-task', 2]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The reviewer writes the review for cycle 2: that alone completes the unit (no command).
@@ -161,10 +162,29 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
 
   it('Replan slice on the CodeLens dispatches replan-slice for that slice through the same path', async () => {
     const summary = vscode.Uri.file(path.join(tasks, 'T03-SUMMARY.md'));
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsd.replanSlice', summary))!;
+    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary))!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source, d.data?.triggerTaskId], ['replan-slice', `${M2}/S02`, 'user', 'T03']);
     assert.match(result.target!.document!.getText(), /Sort rules with zero matches last/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('puts no CodeLens and no pending actions on a summary whose Known Issues is only an example in a code fence', async () => {
+    const summary = path.join(tasks, 'T03-SUMMARY.md');
+    const fence = '```';
+    fs.writeFileSync(summary, `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T11:00:00Z\n---\n\n# T03: document the summary format\n\n**Documents the summary.**\n\nThe guide now shows:\n\n${fence}markdown\n## Known Issues\n\nPending actions:\n- An example, not an action\n${fence}\n\n## Deviations\n\nNone.\n`);
+    const t03 = () => api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks.find((t) => t.id === 'T03');
+    // The test before wrote three pending actions into this summary: wait until the new text is read.
+    await waitFor('the rewritten T03 summary', () => {
+      api.workspace.flushAll();
+      return !t03()?.pendingActions.some((a) => a.text === 'Sort rules with zero matches last');
+    });
+    assert.deepEqual(t03()?.pendingActions, []);
+    const doc = await vscode.workspace.openTextDocument(summary);
+    await vscode.window.showTextDocument(doc);
+    // The host may still hold the text the test before showed; it follows the file within moments.
+    await waitFor('the editor to show the rewritten summary', () => doc.getText().includes('document the summary format'));
+    assert.deepEqual((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [], []);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

@@ -52,6 +52,8 @@ export interface TaskSpec {
   files?: string[];
   verify?: string;
   completedAt?: string | null;
+  /** gsd_task_complete's knownIssues (tasks.known_issues). */
+  knownIssues?: string;
 }
 
 const NOW = '2026-11-20T10:00:00.000Z';
@@ -114,7 +116,7 @@ export class Gsd2Project {
     this.writer
       .prepare(
         `INSERT INTO tasks (milestone_id, slice_id, id, title, status, one_liner, verification_result, completed_at, blocker_discovered,
-          escalation_pending, escalation_artifact_path, estimate, files, verify, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          escalation_pending, escalation_artifact_path, estimate, files, verify, sequence, known_issues) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         t.milestoneId ?? 'M001',
@@ -132,6 +134,7 @@ export class Gsd2Project {
         JSON.stringify(t.files ?? [`src/${t.id.toLowerCase()}.ts`]),
         t.verify ?? 'npm test',
         t.sequence ?? 0,
+        t.knownIssues ?? '',
       );
     return this;
   }

@@ -1,7 +1,10 @@
-// Loads the enabled hooks into a registry: built-in ones by name, user ones from a folder
-// (`.gsd/extensions/<source>/` in the workspace, or `~/.gsd/agent/extensions/<source>/`). Code from
-// the workspace runs only when the host says the workspace is trusted; otherwise it is listed as
-// skipped, never loaded.
+// Loads the enabled hooks into a registry: built-in ones by name, user ones from a hook folder
+// (`.gsd/extensions/<source>/` in the workspace, or `~/.gsd/agent/extensions/<source>/`). A hook folder
+// is a pi extension folder (seed 000): pi's own entry (`index.ts`/`index.js`, or what package.json's
+// `pi` field lists) is GSD's to run with its API and never ours; our definitions live in the optional
+// `gsd-hooks.js` / `.cjs` / `.mjs` beside it, which pi never loads (it reads only the folder's index or
+// its manifest). Code from the workspace runs only when the host says the workspace is trusted;
+// otherwise it is listed as skipped, never loaded. The module's exports: hook-module.ts.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
@@ -11,21 +14,13 @@ import { importEsm } from './esm-import';
 import { readHookConfig, type EnabledHook } from './hook-config';
 import type { ProjectFiles } from '../../state/project-files';
 import type { Diagnostic } from '../../model/types';
+import type { LoadedHook, SkippedHook } from '../../dispatch/dispatch-outcome';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
 import { chainBudgetMs, withinBudget } from './hook-budget';
-import { HookRegistry, type GSDMiddleware, type HookLog, type RegisterOptions } from './middleware';
+import { readHookModule, type BuiltinHook, type HookApi } from './hook-module';
+import { HookRegistry, type GSDMiddleware, type HookLog } from './middleware';
 
-/** What a hook module (built-in or user) gets to register itself with. */
-export interface HookApi {
-  registerHook(name: string, middleware: GSDMiddleware<any>, options?: RegisterOptions): void;
-  registerProvider(provider: HooksProvider): void;
-  readonly log: HookLog;
-}
-
-export interface BuiltinHook {
-  name: string;
-  register(api: HookApi, options: Readonly<Record<string, unknown>>): void;
-}
+export type { BuiltinHook, HookApi } from './hook-module';
 
 export interface LoadedHooks {
   registry: HookRegistry;
@@ -33,8 +28,8 @@ export interface LoadedHooks {
   providers: HooksProvider[];
   /** Options per registered hook name. */
   options: Map<string, Readonly<Record<string, unknown>>>;
-  loaded: Array<{ name: string; kind: 'builtin' | 'user'; from?: string }>;
-  skipped: Array<{ name: string; reason: string }>;
+  loaded: LoadedHook[];
+  skipped: SkippedHook[];
 }
 
 export interface LoadOptions {
@@ -47,28 +42,46 @@ export interface LoadOptions {
   log: HookLog;
 }
 
-const ENTRY_NAMES = ['index.js', 'index.cjs', 'index.mjs'];
+/** Our hook file in a hook folder, in the order looked for. */
+export const HOOK_FILE_NAMES = ['gsd-hooks.js', 'gsd-hooks.cjs', 'gsd-hooks.mjs'] as const;
 
-function findEntry(dir: string): string | null {
+/** pi's manifest (`package.json` → `pi.extensions`): files GSD imports as pi extensions. */
+function piManifestEntries(dir: string): string[] {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { main?: string };
-    if (pkg.main) {
-      const main = path.resolve(dir, pkg.main);
-      if (main.startsWith(dir + path.sep) && fs.existsSync(main)) return main;
-    }
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { pi?: { extensions?: unknown } };
+    const list = pkg.pi?.extensions;
+    return Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string').map((e) => path.resolve(dir, e)) : [];
   } catch {
-    // no package.json: look for index.*
+    return [];
   }
-  const found = ENTRY_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
-  return found ?? null;
 }
 
-async function importModule(entry: string): Promise<Record<string, unknown>> {
-  if (entry.endsWith('.mjs')) return (await importEsm(pathToFileURL(entry).href)) as Record<string, unknown>;
+/** The folder's `gsd-hooks.*` file, or why there is none to load. */
+function findHookFile(dir: string): { file: string } | { reason: string } {
+  const found = HOOK_FILE_NAMES.map((n) => path.join(dir, n)).filter((p) => fs.existsSync(p));
+  if (found.length > 1) return { reason: `${dir} has ${found.map((f) => path.basename(f)).join(' and ')}; keep one` };
+  if (found.length === 0) {
+    const ts = fs.existsSync(path.join(dir, 'gsd-hooks.ts')) ? ' (gsd-hooks.ts is not loaded as it is: compile it to gsd-hooks.js)' : '';
+    return { reason: `${dir} has no ${HOOK_FILE_NAMES.join(', ')}${ts}; its index file is pi's entry and is never run by GSD Review Loop` };
+  }
+  const file = found[0];
+  // GSD would also import a file its manifest lists, with pi's API: that file is not a hook file.
+  if (piManifestEntries(dir).includes(file)) return { reason: `${file} is listed in package.json's pi.extensions, so GSD runs it as a pi extension; keep hook definitions out of pi's list` };
+  return { file };
+}
+
+async function importModule(file: string): Promise<unknown> {
+  if (file.endsWith('.mjs')) return importEsm(pathToFileURL(file).href);
   // A fresh require each load, so an edited hook is picked up by the long-lived extension host.
-  const req = createRequire(entry);
-  delete req.cache[req.resolve(entry)];
-  return req(entry) as Record<string, unknown>;
+  const req = createRequire(file);
+  delete req.cache[req.resolve(file)];
+  try {
+    return req(file);
+  } catch (error) {
+    // A `.js` file in a folder whose package.json says `"type": "module"` is ES module code.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_REQUIRE_ESM') return importEsm(pathToFileURL(file).href);
+    throw error;
+  }
 }
 
 export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOptions): Promise<LoadedHooks> {
@@ -77,7 +90,9 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
   for (const hook of enabled) {
     const api: HookApi = {
       registerHook: (name, middleware, opts = {}) => {
-        out.registry.register(name, middleware as GSDMiddleware, { ...opts, ...(hook.priority !== undefined ? { priority: hook.priority } : {}) });
+        // The registry holds hooks of every state type; what a hook stores is checked as plain data
+        // when staged (hook-state.ts), and read back values are the hook's to validate.
+        out.registry.register(name, middleware as unknown as GSDMiddleware, { ...opts, ...(hook.priority !== undefined ? { priority: hook.priority } : {}) });
         out.options.set(name, Object.freeze({ ...hook.options }));
       },
       registerProvider: (provider) => {
@@ -103,8 +118,9 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
       }
       const workspaceDir = path.join(options.gsdDir, 'extensions', source);
       const userHookDir = path.join(userDir, source);
-      const inWorkspace = fs.existsSync(workspaceDir);
-      const dir = inWorkspace ? workspaceDir : fs.existsSync(userHookDir) ? userHookDir : null;
+      const isDir = (d: string) => fs.statSync(d, { throwIfNoEntry: false })?.isDirectory() === true;
+      const inWorkspace = isDir(workspaceDir);
+      const dir = inWorkspace ? workspaceDir : isDir(userHookDir) ? userHookDir : null;
       if (!dir) {
         out.skipped.push({ name: hook.name, reason: `no folder ${source} in .gsd/extensions/ or ${userDir}` });
         continue;
@@ -113,24 +129,22 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
         out.skipped.push({ name: hook.name, reason: 'hook code from the workspace runs only in a trusted workspace' });
         continue;
       }
-      const entry = findEntry(dir);
-      if (!entry) {
-        out.skipped.push({ name: hook.name, reason: `${dir} has no index.js, index.cjs, index.mjs or package.json main` });
+      const hookFile = findHookFile(dir);
+      if ('reason' in hookFile) {
+        out.skipped.push({ name: hook.name, reason: hookFile.reason });
         continue;
       }
+      const entry = hookFile.file;
       // A module (or its registration) that never settles is skipped after the budget, not waited on.
       const budget = chainBudgetMs();
-      const mod = await withinBudget(importModule(entry), budget, () => `did not finish loading within ${budget} ms`);
-      const init = (typeof mod.default === 'function' ? mod.default : typeof mod === 'function' ? mod : mod.register) as unknown;
-      if (typeof init === 'function') {
-        await withinBudget(Promise.resolve((init as (api: HookApi) => unknown)(api)), budget, () => `did not finish registering within ${budget} ms`);
-      }
-      const provider = (mod.provider ?? mod.hooksProvider ?? (mod.default as Record<string, unknown> | undefined)?.provider) as HooksProvider | undefined;
-      if (provider && typeof provider === 'object') api.registerProvider(provider);
-      if (typeof init !== 'function' && !provider) {
-        out.skipped.push({ name: hook.name, reason: `${entry} exports neither a function nor a provider` });
+      const mod = readHookModule(await withinBudget(importModule(entry), budget, () => `did not finish loading within ${budget} ms`));
+      if ('refused' in mod) {
+        out.skipped.push({ name: hook.name, reason: `${entry} ${mod.refused}` });
         continue;
       }
+      const hookOptions = Object.freeze({ ...hook.options });
+      if (mod.register) await withinBudget(Promise.resolve(mod.register(api, hookOptions)), budget, () => `did not finish registering within ${budget} ms`);
+      if (mod.provider) api.registerProvider(mod.provider);
       out.loaded.push({ name: hook.name, kind: 'user', from: entry });
     } catch (error) {
       out.skipped.push({ name: hook.name, reason: `failed to load: ${error instanceof Error ? error.message : String(error)}` });

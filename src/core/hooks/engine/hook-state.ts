@@ -15,13 +15,27 @@ import { preferencesFile } from './hook-config';
 import { parsePreferences } from '../../parse/preferences';
 import { settingsFile, settingsText } from './settings-file';
 
-/** What a hook may do with its own state: nothing more (no raw writer, no other namespace). */
+/**
+ * Each hook's state on one unit (what `ctx.store` holds), by hook name. Empty here: a hook types its
+ * own by declaration merging through the front door (`hooks/api.ts`):
+ * `declare module '…/hooks/api' { interface GSDUnitExtensions { 'my-hook': MyUnitState } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface GSDUnitExtensions {}
+
+/** The per-unit state type a hook name declared, or `unknown` for a name that declared none. */
+export type UnitStateOf<N extends string> = N extends keyof GSDUnitExtensions ? GSDUnitExtensions[N] : unknown;
+
+/**
+ * What a hook may do with its own state: nothing more (no raw writer, no other namespace). Function
+ * properties, not methods, so `T` is checked both ways (a method's parameter would be bivariant).
+ */
 export interface HookStateHandle<T = unknown> {
   readonly hook: string;
   /** The hook's state on a unit (`M001`, `M001/S01`, `M001/S01/T01`), including changes staged in this dispatch. */
-  get(unitId: string): T | undefined;
+  readonly get: (unitId: string) => T | undefined;
   /** Stages new state for a unit; `undefined` removes the hook's block. Written only if the dispatch succeeds. */
-  set(unitId: string, value: T | undefined): void;
+  readonly set: (unitId: string, value: T | undefined) => void;
 }
 
 export class StateConflictError extends Error {}

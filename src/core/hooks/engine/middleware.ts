@@ -5,7 +5,7 @@ import { chainBudgetMs, HookTimeoutError, unwatch, watch } from './hook-budget';
 import type { HookStateHandle } from './hook-state';
 
 export { HookTimeoutError } from './hook-budget';
-import type { GSDState, Severity, UnitType } from '../../model/types';
+import type { GSDState, GSDStateExtensions, Severity, UnitType } from '../../model/types';
 
 export type DeepReadonly<T> = T extends (infer U)[]
   ? ReadonlyArray<DeepReadonly<U>>
@@ -89,10 +89,15 @@ export interface HookRegistration {
   summarize?: (state: DeepReadonly<GSDState>) => unknown;
 }
 
-export interface RegisterOptions {
+/** `P`: the project-wide view the hook declared in `GSDStateExtensions` (what `summarize` builds). */
+export interface RegisterOptions<P = unknown> {
   priority?: number;
-  summarize?: (state: DeepReadonly<GSDState>) => unknown;
+  /** Builds `state.extensions[name]`; without it, the hook's per-unit state by unit id. */
+  summarize?: (state: DeepReadonly<GSDState>) => P;
 }
+
+/** The project-wide view a hook name declared in `GSDStateExtensions`, or `unknown`. */
+export type ProjectStateOf<N extends string> = N extends keyof GSDStateExtensions ? GSDStateExtensions[N] : unknown;
 
 export const DEFAULT_PRIORITY = 100;
 
@@ -135,7 +140,7 @@ function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
       // A JSON round trip: the decision is recorded as JSON, so cycles and BigInts are refused here.
       data = deepFreeze(JSON.parse(JSON.stringify(value.data)) as Record<string, unknown>);
     } catch (error) {
-      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`);
+      throw new Error(`hook ${source} decided with data that is not plain data (${firstLine(error)})`, { cause: error });
     }
   }
   const copy: DispatchDecision = { unitType: value.unitType, unitId: value.unitId, prompt: value.prompt, source };

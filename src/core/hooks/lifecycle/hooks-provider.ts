@@ -1,7 +1,8 @@
 // Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
 // with its own input and output type (seed 001: no single global decision type).
+import type { AGENT_EVENTS, HookEvent, ProviderMethod } from '../../agent-hooks/agent-events';
 import { classifyToolCall } from '../../agent-hooks/edit-tools';
-import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch';
+import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch-outcome';
 import type { DispatchRecord } from '../../dispatch/dispatch-record';
 import type { GSDState } from '../../model/types';
 
@@ -144,17 +145,9 @@ export interface HooksProvider {
   onStop?(input: StopInput, ctx: HookContext): Promise<StopOutput | null>;
 }
 
-export type DecisionMethod =
-  | 'onSessionStart'
-  | 'onUserPromptSubmitted'
-  | 'onPreToolUse'
-  | 'onPostToolUse'
-  | 'onErrorOccurred'
-  | 'onPreCompact'
-  | 'onSubagentStart'
-  | 'onSubagentStop'
-  | 'onStop';
-export type VoidMethod = 'onSessionEnd';
+/** The methods whose answer the host acts on, and the one that answers nothing (agent-events.ts). */
+export type VoidMethod = { [E in HookEvent]: (typeof AGENT_EVENTS)[E]['answer'] extends 'none' ? (typeof AGENT_EVENTS)[E]['method'] : never }[HookEvent];
+export type DecisionMethod = Exclude<ProviderMethod, VoidMethod>;
 
 export interface DefaultProviderOptions {
   /** A short summary of the project (phase, next unit, pending actions) for session context, or null. */

@@ -4,23 +4,34 @@
 // still has pending actions sends the slice to replan-slice, unless a replan is recorded for that
 // very task: by GSD's S01-REPLAN.md (`**Blocker Task:** T02`) or in this hook's own state. The same
 // rule in every code path; a replan recorded for another task does not suppress this one.
-import { defaultDecision, replanDecision } from '../../../dispatch/default-dispatch';
-import { activeUnits } from '../../../model/find-unit';
-import { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../../../prompts/prompt-context';
-import type { BuiltinHook } from '../../engine/hook-loader';
-import type { DeepReadonly, GSDMiddleware, MiddlewareContext } from '../../engine/middleware';
-import type { SliceEntry, TaskEntry } from '../../../model/types';
+import {
+  activeUnits,
+  defaultDecision,
+  promptContextOf,
+  recordsThroughWorkflowTools,
+  replanDecision,
+  type BuiltinHook,
+  type DeepReadonly,
+  type GSDMiddleware,
+  type MiddlewareContext,
+  type PromptContext,
+  type SliceEntry,
+  type TaskEntry,
+} from '../../api';
 
 export const PENDING_ACTIONS = 'pending-actions';
 export const PENDING_ACTIONS_PRIORITY = 20;
 
-/** `extensions.pending-actions` in the slice's PLAN frontmatter. */
+/** `extensions.pending-actions` of a slice (its per-unit hook state). */
 export interface PendingActionsSliceState {
   /** Tasks whose pending actions a finished replan-slice unit answered. */
   replannedFor?: string[];
 }
 
-declare module '../../../model/types' {
+declare module '../../api' {
+  interface GSDUnitExtensions {
+    'pending-actions': PendingActionsSliceState;
+  }
   interface GSDStateExtensions {
     'pending-actions': Record<string, PendingActionsSliceState>;
   }

@@ -4,13 +4,17 @@
 // PreToolUse keeps a reviewer from editing anything but its review, and PreCompact saves GSD's
 // CONTINUE file with the loop's state.
 import * as path from 'node:path';
-import { classifyToolCall } from '../../../agent-hooks/edit-tools';
-import { readCodeReview } from '../../../parse/code-review';
-import { confine, realPathOf } from '../../../files/confine';
-import { CONTINUE_SECTIONS } from '../../../parse/continue-file';
-import { writeWithFrontmatter } from '../../../parse/gray-matter-frontmatter';
-import type { DispatchRecord } from '../../../dispatch/dispatch-record';
 import {
+  activeUnits,
+  classifyToolCall,
+  confine,
+  CONTINUE_SECTIONS,
+  findUnit,
+  readCodeReview,
+  realPathOf,
+  writeWithFrontmatter,
+  type DispatchRecord,
+  type GSDState,
   type HookContext,
   type HooksProvider,
   type LifecycleHost,
@@ -23,9 +27,7 @@ import {
   type SubagentStartInput,
   type SubagentStartOutput,
   type SubagentStopInput,
-} from '../../lifecycle/hooks-provider';
-import { activeUnits, findUnit } from '../../../model/find-unit';
-import type { GSDState } from '../../../model/types';
+} from '../../api';
 import { REVIEW_LOOP, taskState } from './review-loop-state';
 
 export const DEFAULT_REVIEWER_AGENT = 'gsd-reviewer';
@@ -214,7 +216,7 @@ export class ReviewLoopProvider implements HooksProvider {
       }
     };
     // Confined: a review file whose real path leaves the real `.gsd` (a planted link) is no review file.
-    let confined: string | null = null;
+    let confined: string | null;
     try {
       confined = confine(host.gsdDir, reviewInGsd(rel));
     } catch {

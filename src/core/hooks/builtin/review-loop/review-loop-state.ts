@@ -1,8 +1,7 @@
 // The review loop's state: per task in `T01-PLAN.md` under `extensions.review-loop`, and its
 // project-wide view in `state.extensions['review-loop']` (typed by declaration merging).
 import * as v from 'valibot';
-import type { DeepReadonly } from '../../engine/middleware';
-import type { GSDState } from '../../../model/types';
+import type { DeepReadonly, GSDState } from '../../api';
 
 export type ReviewStatus = 'pending_review' | 'fixing';
 
@@ -44,7 +43,10 @@ export interface ReviewLoopExtension {
   completedReviews: Array<{ taskId: string; unitId: string; cycles: number; passed: boolean }>;
 }
 
-declare module '../../../model/types' {
+declare module '../../api' {
+  interface GSDUnitExtensions {
+    'review-loop': ReviewLoopTaskState;
+  }
   interface GSDStateExtensions {
     'review-loop': ReviewLoopExtension;
   }

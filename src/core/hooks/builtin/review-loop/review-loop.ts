@@ -3,15 +3,28 @@
 // → review-task again … until no open issues, or `max_cycles`, where the open issues become pending
 // actions of the task. It uses only the core's public API; the core does not know it exists.
 import * as path from 'node:path';
-import { parseCodeReview, readCodeReview, reviewPassed, type CodeReview } from '../../../parse/code-review';
-import { promptPath } from '../../../dispatch/default-dispatch';
-import { activeUnits, findUnitById } from '../../../model/find-unit';
-import type { BuiltinHook } from '../../engine/hook-loader';
-import type { DeepReadonly, GSDMiddleware, MiddlewareContext, UnitDecision } from '../../engine/middleware';
-import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from '../../../model/types';
+import {
+  activeUnits,
+  findUnitById,
+  parseCodeReview,
+  promptContextOf,
+  promptPath,
+  readCodeReview,
+  recordsThroughWorkflowTools,
+  reviewPassed,
+  type BuiltinHook,
+  type CodeReview,
+  type DeepReadonly,
+  type GSDMiddleware,
+  type GSDState,
+  type MiddlewareContext,
+  type MilestoneEntry,
+  type SliceEntry,
+  type TaskEntry,
+  type UnitDecision,
+} from '../../api';
 import { ReviewLoopProvider } from './review-loop-provider';
 import { FIX_TASK, issueLines, render, REVIEW_TASK, summaryUpdate } from './review-prompts';
-import { promptContextOf, recordsThroughWorkflowTools } from '../../../prompts/prompt-context';
 import {
   REVIEW_LOOP,
   summarizeReviewLoop,

@@ -1,7 +1,6 @@
 // Prompts of the review loop's units: review-task (write a review, touch nothing else) and fix-task
 // (fix exactly the open issues). Plain templates; render() fills the {{placeholders}}.
-import { render } from '../../../prompts/templates';
-import type { ReviewIssue } from '../../../model/types';
+import { render, type ReviewIssue } from '../../api';
 
 export const REVIEW_TASK = `Review task {{taskId}} ({{taskTitle}}) of slice {{sliceRef}}: review cycle {{cycle}} of at most {{maxCycles}}.
 

@@ -6,15 +6,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
-import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import { EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
+import { freshSample } from '../helpers/sample';
 
 describe('agent hooks from VS Code', () => {
   let api: GsdExtensionApi;
   let root: string;
 
   before(async () => {
-    api = await activateExtension();
+    api = await freshSample();
     root = api.workspace.list()[0].project.root;
   });
 
@@ -54,7 +55,7 @@ describe('agent hooks from VS Code', () => {
     const group = api.panel.getChildren().find((n) => labelOf(api.panel.getTreeItem(n)) === 'Recent hook events');
     assert.ok(group, 'no Recent hook events group');
     assert.equal(labelOf(api.panel.getTreeItem(api.panel.getChildren(group)[0])), 'SessionStart · context');
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     await api.treeView.reveal(api.panel.getChildren(group)[0], { select: true, focus: false });
     const view = await captureWorkbench('hook-events', ['Recent hook events', 'SessionStart · context']);
     if (!view) return this.skip();

@@ -1,8 +1,8 @@
 // What the review panel says about a task: the state that matters first, in the label, where a
 // narrow sidebar does not cut it off (the title goes to the description, which is cut first), and
 // everything about its review in the tooltip. No vscode import, so unit tests read it directly.
-import type { ReviewLoopTaskState } from '../core/hooks/builtin/review-loop/review-loop-state';
-import type { TaskEntry } from '../core/model/types';
+import type { ReviewLoopTaskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
+import type { TaskEntry } from '../../core/model/types';
 
 export interface NextUnitRef {
   unitType: string;

@@ -1,8 +1,14 @@
 // The review panel's TreeDataProvider: nodes are cached by id (one object per unit for the life of
-// the view), and a state change refreshes only the nodes of the units that changed.
+// the view), a state change refreshes only the nodes of the units that changed, and every refresh
+// renders from one snapshot per project taken after the change.
 import * as vscode from 'vscode';
-import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from './gsd-workspace';
-import { PanelNode, ProjectNode, projectChildren, type NodeFactory } from './panel-nodes';
+import { markFirstChildren } from '../paint-timing';
+import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../gsd-workspace';
+import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
+import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
+import { ProjectNode, projectChildren } from './project-node';
+import { ProjectSnapshots } from './project-snapshot';
+import { nextMarkIds, refreshPlan } from './refresh-plan';
 
 export interface PanelRefresh {
   /** True when the whole tree was refreshed. */
@@ -18,16 +24,20 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   /** For tests and the benchmark: what each refresh covered. */
   readonly onDidRefresh = this.refreshed.event;
   private readonly cache = new Map<string, PanelNode>();
+  private readonly snapshots: ProjectSnapshots;
   private readonly subscriptions: vscode.Disposable[];
   private pendingGroups = new Map<string, boolean>();
 
   constructor(private readonly workspace: GsdWorkspace) {
+    this.snapshots = new ProjectSnapshots(workspace);
+    this.snapshots.retake();
     this.subscriptions = [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
       workspace.onDidChangeNextUnit((change) => this.refreshNext(change)),
       workspace.onDidLogHookEvent((handle) => {
-        const group = this.cache.get(`gsd:${handle.project.gsdDir}#hooks`);
+        this.snapshots.retake(handle);
+        const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
         // The group appears with the first event: that changes the top level.
         this.changed.fire(group ?? undefined);
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
@@ -52,8 +62,8 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     return this.cache.get(id);
   }
 
-  private ctx(handle: ProjectHandle) {
-    return { workspace: this.workspace, handle, nodes: this as NodeFactory };
+  private ctx(handle: ProjectHandle): PanelContext {
+    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle) };
   }
 
   getTreeItem(node: PanelNode): vscode.TreeItem {
@@ -63,10 +73,11 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   getChildren(node?: PanelNode): PanelNode[] {
     if (node) return node.children();
     const projects = this.workspace.list();
-    for (const p of projects) this.pendingGroups.set(p.project.gsdDir, this.workspace.state(p).pendingActions.length > 0);
+    for (const p of projects) this.pendingGroups.set(p.project.gsdDir, this.snapshots.of(p).state.pendingActions.length > 0);
     // One project: its content at the top level. Several (multi-root): one root node per folder.
-    if (projects.length === 1) return projectChildren(this.ctx(projects[0]));
-    return projects.map((p) => this.node(`gsd:${p.project.gsdDir}`, () => new ProjectNode(this.ctx(p))));
+    const top = projects.length === 1 ? projectChildren(this.ctx(projects[0])) : projects.map((p) => this.node(projectNodeId(p.project.gsdDir), () => new ProjectNode(this.ctx(p))));
+    markFirstChildren(top.length);
+    return top;
   }
 
   getParent(node: PanelNode): PanelNode | undefined {
@@ -75,13 +86,13 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   /** The node of a unit (creating the nodes on the way), for TreeView.reveal. */
   unitNode(handle: ProjectHandle, milestoneId: string, sliceId?: string, taskId?: string): PanelNode | undefined {
-    const base = `gsd:${handle.project.gsdDir}`;
-    const path = [`${base}/${milestoneId}`];
-    if (sliceId) path.push(`${path[0]}/${sliceId}`);
-    if (sliceId && taskId) path.push(`${path[1]}/${taskId}`);
+    const gsdDir = handle.project.gsdDir;
+    const path = [unitNodeId(gsdDir, milestoneId)];
+    if (sliceId) path.push(unitNodeId(gsdDir, `${milestoneId}/${sliceId}`));
+    if (sliceId && taskId) path.push(unitNodeId(gsdDir, `${milestoneId}/${sliceId}/${taskId}`));
     let level = this.getChildren();
     if (this.workspace.list().length > 1) {
-      const project = level.find((n) => n.id === base);
+      const project = level.find((n) => n.id === projectNodeId(gsdDir));
       level = project ? this.getChildren(project) : [];
     }
     let found: PanelNode | undefined;
@@ -94,42 +105,32 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   }
 
   private refreshAll(): void {
+    this.snapshots.retake();
     this.cache.clear();
     this.changed.fire(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
   }
 
   private refreshUnits({ handle, changes }: ProjectChange): void {
-    const root = `gsd:${handle.project.gsdDir}`;
-    const hasPending = this.workspace.state(handle).pendingActions.length > 0;
-    const groupToggled = this.pendingGroups.get(handle.project.gsdDir) !== hasPending;
-    if (changes.structure || groupToggled) {
-      this.pendingGroups.set(handle.project.gsdDir, hasPending);
+    this.snapshots.retake(handle);
+    const gsdDir = handle.project.gsdDir;
+    const hasPending = this.snapshots.of(handle).state.pendingActions.length > 0;
+    const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
+    if (plan.full) {
+      this.pendingGroups.set(gsdDir, hasPending);
       this.changed.fire(undefined);
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
-    const ids = new Set<string>();
-    for (const m of changes.milestones) ids.add(`${root}/${m}`);
-    for (const s of changes.slices) {
-      ids.add(`${root}/${s}`);
-      // A slice's task nodes are children; their items change with it.
-      for (const key of this.cache.keys()) if (key.startsWith(`${root}/${s}/`)) ids.add(key);
-    }
-    if (changes.project) {
-      ids.add(root);
-      ids.add(`${root}#pending`);
-    }
-    const nodes = [...ids].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    const nodes = plan.ids.map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     if (nodes.length) this.changed.fire(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
 
   /** The "next" mark moves with the unit GSD: Next Unit would dispatch: the old and new units' nodes. */
   private refreshNext({ handle, before, after }: NextUnitChange): void {
-    const root = `gsd:${handle.project.gsdDir}`;
-    const ids = [root, ...[before, after].filter((u): u is string => u !== null).map((u) => `${root}/${u}`)];
-    const nodes = [...new Set(ids)].map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
+    this.snapshots.retake(handle);
+    const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
     if (nodes.length) this.changed.fire(nodes);
   }

@@ -1,7 +1,10 @@
 // Item actions of the review panel: Compare with previous cycle, Open review, Reveal in Explorer.
 import * as vscode from 'vscode';
-import { compareCycles } from './review-diff';
-import { PanelNode, ReviewCycleNode, TaskNode } from './panel-nodes';
+import { compareCycles } from '../review-diff';
+import type { PanelNode } from './panel-node';
+import { ReviewCycleNode } from './review-cycle-node';
+import { TaskNode } from './task-node';
+import { COMMANDS } from '../contribution-ids';
 
 function fileOf(node: PanelNode | undefined): vscode.Uri | undefined {
   return node?.treeItem().resourceUri;
@@ -9,7 +12,7 @@ function fileOf(node: PanelNode | undefined): vscode.Uri | undefined {
 
 export function registerPanelCommands(): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('gsd.compareWithPreviousCycle', async (node?: ReviewCycleNode) => {
+    vscode.commands.registerCommand(COMMANDS.compareWithPreviousCycle, async (node?: ReviewCycleNode) => {
       const current = node?.review();
       const previous = node?.previous();
       if (!node || !current || !previous) {
@@ -18,7 +21,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
       }
       await compareCycles(node.task.tid, previous, current);
     }),
-    vscode.commands.registerCommand('gsd.openReview', async (node?: ReviewCycleNode | TaskNode) => {
+    vscode.commands.registerCommand(COMMANDS.openReview, async (node?: ReviewCycleNode | TaskNode) => {
       const review = node instanceof ReviewCycleNode ? node.review() : node instanceof TaskNode ? node.task()?.reviews.at(-1) : undefined;
       if (!review) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this task has no review yet.'));
@@ -26,7 +29,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
       }
       await vscode.window.showTextDocument(vscode.Uri.file(review.file), { preview: true });
     }),
-    vscode.commands.registerCommand('gsd.revealInExplorer', async (node?: PanelNode) => {
+    vscode.commands.registerCommand(COMMANDS.revealInExplorer, async (node?: PanelNode) => {
       const uri = fileOf(node);
       if (uri) await vscode.commands.executeCommand('revealInExplorer', uri);
     }),

@@ -1,0 +1,45 @@
+// What a dispatch (or afterDispatch) reports. A module of its own so the lifecycle hooks can name
+// these types without importing the dispatcher, which loads the hooks (no import cycle).
+import type { DispatchDecision, HookTrace, UnitResult } from '../hooks/engine/middleware';
+import type { Diagnostic, GSDState } from '../model/types';
+
+/** A hook the loader loaded. */
+export interface LoadedHook {
+  name: string;
+  kind: 'builtin' | 'user';
+  /** The file it came from (user hooks). */
+  from?: string;
+}
+
+/** A hook the loader did not load, and why. */
+export interface SkippedHook {
+  name: string;
+  reason: string;
+}
+
+export interface HooksReport {
+  loaded: LoadedHook[];
+  skipped: SkippedHook[];
+  trace: HookTrace[];
+  ignoredDecisions: Array<{ hook: string; unitType: string; unitId: string }>;
+}
+
+export interface DispatchOutcome {
+  decision: DispatchDecision | null;
+  phase: GSDState['phase'];
+  /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
+  blocker: string | null;
+  nextAction: string;
+  hooks: HooksReport;
+  /** Files the dispatch wrote (with apply). */
+  written: string[];
+  applied: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface AfterDispatchOutcome {
+  result: UnitResult;
+  hooks: HooksReport;
+  written: string[];
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,34 @@
+// Pending actions of a GSD-2 database project: the database is the truth, so they come from
+// `tasks.known_issues` (what the agent passed as gsd_task_complete's knownIssues), read with the same
+// rule as a summary's `## Known Issues` (a `Pending actions:` list). GSD renders that text under the
+// summary's `## Known Issues`; each action points at its bullet there when the rendered file has it
+// (the panel and CodeLens open that file), else at the heading, else at the file's first line.
+import { readBoundedText } from '../files/bounded-read';
+import { extractPendingActions } from '../parse/known-issues';
+import { sectionNamed, splitLines, type Section } from '../parse/markdown-sections';
+import type { PendingAction } from '../model/types';
+
+export interface TaskRef {
+  milestoneId: string;
+  sliceId: string;
+  taskId: string;
+}
+
+/** The rendered `## Known Issues` section of the summary, when there is one to point at. */
+function renderedSection(summaryFile: string | null): Section | undefined {
+  if (!summaryFile) return undefined;
+  const text = readBoundedText(summaryFile);
+  return text === null ? undefined : sectionNamed(text, 1, 'Known Issues');
+}
+
+export function knownIssueActions(knownIssues: string, task: TaskRef, summaryFile: string | null, fallbackFile: string): PendingAction[] {
+  if (!knownIssues.trim()) return [];
+  const fromDb = extractPendingActions({ heading: 'Known Issues', line: 0, lines: splitLines(knownIssues), firstLine: 1 });
+  if (fromDb.length === 0) return [];
+  const rendered = renderedSection(summaryFile);
+  const file = summaryFile ?? fallbackFile;
+  return fromDb.map((a) => {
+    const at = rendered ? extractPendingActions(rendered).find((r) => r.text === a.text) : undefined;
+    return { text: a.text, source: 'summary', file, line: at?.line ?? rendered?.line ?? 1, ...task };
+  });
+}

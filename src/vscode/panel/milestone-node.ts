@@ -1,0 +1,41 @@
+// A milestone: title, slice progress, status icon; click opens its roadmap.
+import * as vscode from 'vscode';
+import { findUnit } from '../../core/model/find-unit';
+import type { MilestoneEntry } from '../../core/model/types';
+import { milestoneContext } from './context-values';
+import { unitNodeId } from './node-ids';
+import { markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { SliceNode } from './slice-node';
+
+export class MilestoneNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly c: PanelContext,
+    private readonly mid: string,
+  ) {
+    super();
+    this.id = unitNodeId(c.handle.project.gsdDir, mid);
+  }
+  private milestone(): MilestoneEntry | null {
+    return findUnit(this.c.snapshot().state, this.mid).milestone;
+  }
+  treeItem(): vscode.TreeItem {
+    const m = this.milestone();
+    const item = new vscode.TreeItem(`${this.mid}: ${m?.title ?? ''}`, m?.slices.length ? (m.status === 'active' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    if (!m) return item;
+    item.iconPath = statusIcon(m.status);
+    item.description = m.slices.length ? vscode.l10n.t('{0}/{1} slices', m.progress.done, m.progress.total) : m.status;
+    item.tooltip = md(`**${m.id}: ${m.title}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
+    markNext(item, this.c, m.id, m.id, m.title);
+    item.contextValue = milestoneContext(m.status);
+    if (m.roadmapFile) {
+      item.command = openAt(m.roadmapFile);
+      item.resourceUri = vscode.Uri.file(m.roadmapFile);
+    }
+    return item;
+  }
+  override children(): PanelNode[] {
+    return (this.milestone()?.slices ?? []).map((s) => this.c.nodes.node(unitNodeId(this.c.handle.project.gsdDir, `${this.mid}/${s.id}`), () => new SliceNode(this.c, this.mid, s.id), this));
+  }
+}

@@ -1,0 +1,74 @@
+// What every review panel node shares: the base class, the context it renders from, and the small
+// helpers of its tree items (status icons, markdown tooltips, open-file commands, the "next" mark).
+import * as vscode from 'vscode';
+import type { ProjectHandle } from '../gsd-workspace';
+import type { TaskEntry } from '../../core/model/types';
+import type { ProjectSnapshot } from './project-snapshot';
+
+export interface NodeFactory {
+  /** The cached node for `id` (made once), with its parent recorded for TreeView.reveal. */
+  node<T extends PanelNode>(id: string, make: () => T, parent?: PanelNode): T;
+}
+
+/**
+ * A node holds only ids and looks its data up in the project's snapshot, so the same node object
+ * (and TreeItem.id) survives every refresh and a refresh of one node is enough when only its unit changed.
+ */
+export abstract class PanelNode {
+  abstract readonly id: string;
+  parent: PanelNode | undefined;
+  abstract treeItem(): vscode.TreeItem;
+  children(): PanelNode[] {
+    return [];
+  }
+}
+
+/** What a task's child nodes (review cycles, the active review) read of their task's node. */
+export interface TaskOwner {
+  readonly id: string;
+  readonly tid: string;
+  task(): TaskEntry | null;
+}
+
+export interface PanelContext {
+  handle: ProjectHandle;
+  nodes: NodeFactory;
+  /** This refresh's snapshot of the project. */
+  snapshot(): ProjectSnapshot;
+}
+
+const ICONS: Record<string, [string, string?]> = {
+  done: ['pass-filled', 'testing.iconPassed'],
+  complete: ['pass-filled', 'testing.iconPassed'],
+  active: ['play-circle', 'charts.blue'],
+  pending: ['circle-large-outline'],
+  blocked: ['circle-slash', 'problemsWarningIcon.foreground'],
+  replanning: ['sync', 'problemsWarningIcon.foreground'],
+  parked: ['debug-pause'],
+};
+
+export function statusIcon(status: string): vscode.ThemeIcon {
+  const [id, color] = ICONS[status] ?? ['circle-large-outline'];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+}
+
+export function openAt(file: string, line?: number): vscode.Command {
+  const args: unknown[] = [vscode.Uri.file(file)];
+  if (line) args.push({ selection: new vscode.Range(line - 1, 0, line - 1, 0) } satisfies vscode.TextDocumentShowOptions);
+  return { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: args };
+}
+
+export function md(text: string): vscode.MarkdownString {
+  const m = new vscode.MarkdownString(text);
+  m.supportThemeIcons = true;
+  return m;
+}
+
+/** A slice or milestone that is the next unit: "next" in its label, before the title. */
+export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string, title: string): void {
+  const next = c.snapshot().next;
+  if (next?.unitId !== unitId) return;
+  item.label = `${id} · ${vscode.l10n.t('next')}`;
+  item.description = [title, typeof item.description === 'string' ? item.description : ''].filter(Boolean).join(' · ');
+  item.tooltip = md(`${typeof item.tooltip === 'object' ? (item.tooltip as vscode.MarkdownString).value : ''}\n\n${vscode.l10n.t('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source)}`);
+}

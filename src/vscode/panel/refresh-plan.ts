@@ -1,0 +1,34 @@
+// Which of the panel's nodes a state change touches. Plain (no `vscode` import): the provider fires
+// what this says, and the unit tests hold it against real state changes.
+import type { StateChanges } from '../../core/state/state-changes';
+import { pendingGroupNodeId, projectNodeId, unitNodeId } from './node-ids';
+
+export type RefreshPlan = { full: true } | { full: false; ids: string[] };
+
+/**
+ * A change of the milestone list, or the pending actions group appearing or going, rebuilds the
+ * whole tree; otherwise the changed milestones, the changed slices with every task node under them
+ * that exists (`knownIds`), and the project's own nodes when its phase or pending actions changed.
+ */
+export function refreshPlan(gsdDir: string, changes: StateChanges, pendingGroupToggled: boolean, knownIds: Iterable<string>): RefreshPlan {
+  if (changes.structure || pendingGroupToggled) return { full: true };
+  const ids = new Set<string>();
+  for (const m of changes.milestones) ids.add(unitNodeId(gsdDir, m));
+  const sliceIds = [...changes.slices].map((s) => unitNodeId(gsdDir, s));
+  for (const slice of sliceIds) ids.add(slice);
+  if (sliceIds.length) {
+    // A slice's task nodes (and theirs) are its children; their items change with it.
+    for (const id of knownIds) if (sliceIds.some((slice) => id.startsWith(`${slice}/`))) ids.add(id);
+  }
+  if (changes.project) {
+    ids.add(projectNodeId(gsdDir));
+    ids.add(pendingGroupNodeId(gsdDir));
+  }
+  return { full: false, ids: [...ids] };
+}
+
+/** The nodes whose "next" mark moves when the unit Next Unit would dispatch changes (unit ids or null). */
+export function nextMarkIds(gsdDir: string, before: string | null, after: string | null): string[] {
+  const units = [before, after].filter((u): u is string => u !== null);
+  return [...new Set([projectNodeId(gsdDir), ...units.map((u) => unitNodeId(gsdDir, u))])];
+}

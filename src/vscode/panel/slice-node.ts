@@ -1,0 +1,47 @@
+// A slice: title, task progress and risk, status icon; click opens its plan.
+import * as vscode from 'vscode';
+import { findUnit } from '../../core/model/find-unit';
+import type { SliceEntry } from '../../core/model/types';
+import { sliceContext } from './context-values';
+import { unitNodeId } from './node-ids';
+import { markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { TaskNode } from './task-node';
+
+export class SliceNode extends PanelNode {
+  readonly id: string;
+  constructor(
+    private readonly c: PanelContext,
+    private readonly mid: string,
+    private readonly sid: string,
+  ) {
+    super();
+    this.id = unitNodeId(c.handle.project.gsdDir, `${mid}/${sid}`);
+  }
+  private slice(): SliceEntry | null {
+    return findUnit(this.c.snapshot().state, this.mid, this.sid).slice;
+  }
+  treeItem(): vscode.TreeItem {
+    const s = this.slice();
+    const collapsible = s?.tasks.length
+      ? s.status === 'active' || s.status === 'replanning'
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(`${this.sid}: ${s?.title ?? ''}`, collapsible);
+    item.id = this.id;
+    if (!s) return item;
+    item.iconPath = statusIcon(s.status);
+    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${vscode.l10n.t('{0} risk', s.risk)}` : ''}` : s.done ? '' : vscode.l10n.t('not planned');
+    item.tooltip = md(`**${s.id}: ${s.title}**\n\n${vscode.l10n.t('Status: {0}', s.status)}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
+    markNext(item, this.c, `${this.mid}/${s.id}`, s.id, s.title);
+    item.contextValue = sliceContext(s.status);
+    if (s.planFile) {
+      item.command = openAt(s.planFile);
+      item.resourceUri = vscode.Uri.file(s.planFile);
+    }
+    return item;
+  }
+  override children(): PanelNode[] {
+    return (this.slice()?.tasks ?? []).map((t) => this.c.nodes.node(unitNodeId(this.c.handle.project.gsdDir, `${this.mid}/${this.sid}/${t.id}`), () => new TaskNode(this.c, this.mid, this.sid, t.id), this));
+  }
+}
