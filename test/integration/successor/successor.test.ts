@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contribution-ids';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from '../../unit/helpers/successor-database';
@@ -151,7 +152,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
 
   it('the panel on this project in the real workbench, beside a summary with its Known Issues CodeLens', async function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.view.extension.gsd');
+    await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
     // VS Code 1.139 opens its Chat view beside the editor: closed, so the panel and the lens have room.
     await Promise.resolve(vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar')).catch(() => undefined);
     await api.treeView.reveal(task(s02(), 'T01'), { expand: true, select: true, focus: false });

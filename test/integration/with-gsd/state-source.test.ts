@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contribution-ids';
 import { activateExtension } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
@@ -46,7 +47,7 @@ describe('the panel names where the state comes from', () => {
       await until(() => /^markdown — fallback: /.test(api.treeView.description ?? ''), 'the fallback label');
       assert.equal(api.workspace.state(handle).source.projectKind, 'gsd2-database');
       assert.match(api.treeView.message ?? '', /^State from markdown — fallback: .+\. .+/);
-      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
       await captureWorkbench('panel-database-fallback', ['State from markdown']);
     } finally {
       fs.rmSync(db, { force: true });
@@ -80,7 +81,7 @@ describe('the panel names where the state comes from', () => {
       assert.equal(api.treeView.message, 'State from GSD-2 database (schema 29).');
       const s = api.workspace.state(handle);
       assert.deepEqual([s.source.kind, s.activeTask?.id], ['gsd2-database', 'T03']);
-      await vscode.commands.executeCommand('workbench.view.extension.gsd');
+      await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
       await captureWorkbench('panel-gsd2-database', ['State from GSD-2 database (schema 29)']);
       // Reading left nothing beside GSD's database.
       assert.deepEqual(fs.readdirSync(handle.project.gsdDir).filter((n) => n.startsWith('gsd.db')), ['gsd.db']);
