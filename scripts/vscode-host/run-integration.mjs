@@ -197,8 +197,17 @@ async function answerWorkbenchRequest(page, kind, request) {
   const safe = String(request.name).replace(/[^\w.-]+/g, '-');
   const shot = path.join(artifactsDir, `${kind}-${safe}.png`);
   fs.mkdirSync(artifactsDir, { recursive: true });
-  // Let the workbench finish rendering what the test just did.
-  await page.waitForTimeout(600);
+  // Let the workbench finish rendering what the test just did: each text the test expects gets up to
+  // 10 s in all to appear (a loaded machine draws a tree in several frames), then a short settle.
+  const deadline = Date.now() + 10_000;
+  for (const text of request.expectTexts ?? []) {
+    await page
+      .getByText(text, { exact: false })
+      .first()
+      .waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) })
+      .catch(() => undefined);
+  }
+  await page.waitForTimeout(300);
   await page.screenshot({ path: shot });
   const seen = {};
   for (const text of request.expectTexts ?? []) {
