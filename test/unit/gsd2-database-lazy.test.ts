@@ -45,8 +45,9 @@ function assertAgrees(lazy: StateJson, full: StateJson): string[] {
       unread.push(`${m.id}/${s.id}`);
       assert.equal(s.tasks, null, `${m.id}/${s.id}: tasks not read are not printed`);
       assert.ok(fsl.progress);
-      const { tasks: _lt, planLoaded: _lp, progressLoaded, ...sRest } = s;
-      const { tasks: _ft, planLoaded: fp, ...fsRest } = fsl;
+      assert.equal(s.extensions, null, `${m.id}/${s.id}: hook state not read is not printed`);
+      const { tasks: _lt, planLoaded: _lp, progressLoaded, extensions: _le, ...sRest } = s;
+      const { tasks: _ft, planLoaded: fp, extensions: _fe, ...fsRest } = fsl;
       assert.equal(fp, true);
       assert.equal(progressLoaded, true);
       assert.deepEqual(sRest, fsRest, `slice ${m.id}/${s.id}: all but its tasks, progress counted in SQL`);
@@ -163,6 +164,22 @@ describe('GSD-2 database: the lazy read agrees with the full read (node:sqlite)'
     assert.equal(lazy.phase, 'planning');
     assert.deepEqual(assertAgrees(lazy, full), ['M001/S02']);
     assert.deepEqual(lazy.milestones[0].slices![1].progress, { done: 0, total: 0 });
+  });
+
+  it('hook state (sidecars): read for the milestones and the slice read, with its tasks; not read (null) for the others', () => {
+    const p = laterMilestone().write({
+      '.gsd/milestones/M002/M002-HOOKS.md': '---\nextensions:\n  review-loop:\n    note: milestone\n---\n',
+      '.gsd/milestones/M002/slices/S02/S02-HOOKS.md': '---\nextensions:\n  review-loop:\n    note: active slice\n---\n',
+      '.gsd/milestones/M002/slices/S02/tasks/T01-HOOKS.md': '---\nextensions:\n  review-loop:\n    note: active task\n---\n',
+      '.gsd/milestones/M002/slices/S03/S03-HOOKS.md': '---\nextensions:\n  review-loop:\n    note: later slice\n---\n',
+    });
+    const { lazy, full } = reads(p);
+    assertAgrees(lazy, full);
+    const m2 = lazy.milestones[1];
+    assert.deepEqual(m2.extensions, { 'review-loop': { note: 'milestone' } });
+    assert.deepEqual(m2.slices![1].extensions, { 'review-loop': { note: 'active slice' } });
+    assert.deepEqual(m2.slices![1].tasks![0].extensions, { 'review-loop': { note: 'active task' } });
+    assert.deepEqual(full.milestones[1].slices![2].extensions, { 'review-loop': { note: 'later slice' } });
   });
 
   it('the JSON of the lazy read leaves out the unread tasks (smaller than the full read)', () => {
