@@ -54,7 +54,9 @@ export class UnitPaths {
       dirs.find((e) => e.name === id) ??
       dirs.find((e) => e.name.toLowerCase() === lower) ??
       dirs.find((e) => e.name.toLowerCase().startsWith(`${lower}-`));
-    return hit ? path.join(parent, hit.name) : null;
+    // `parent` is a joined path and an entry name has no separator: a plain concatenation is the
+    // join (path.join normalizes the whole string again, for every unit of the registry).
+    return hit ? parent + path.sep + hit.name : null;
   }
 
   private resolveFile(dir: string, id: string, suffix: string): string | null {
@@ -86,7 +88,7 @@ export class UnitPaths {
     let dir = this.unitDirs.get(key);
     if (dir === undefined) {
       const m = this.milestoneDir(milestoneId);
-      dir = m ? this.resolveDir(path.join(m, 'slices'), sliceId) : null;
+      dir = m ? this.resolveDir(m + path.sep + 'slices', sliceId) : null;
       this.unitDirs.set(key, dir);
     }
     return dir;
