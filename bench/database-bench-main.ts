@@ -1,5 +1,6 @@
 // `state --json` on a GSD-2 database project of N tasks, against `node -e 0`, both whole processes
-// of the same Node, in the same run (issue 16: target ≤ 2×). Needs node:sqlite, so bench.ts runs this
+// of the same Node, in the same run (issue 16: target ≤ 2×); then a GSD write to the WAL until the
+// engine has the new state (database-write-bench.ts). Needs node:sqlite, so bench.ts runs this
 // under Node 24 from the registry: `node database-bench-main.js <bench dir> <cli.js> <tasks>`.
 // The project is the benchmark's markdown tree of that size (generate-tree.ts) with the gsd.db GSD-2
 // would hold for it: every milestone, slice and task of the shape, statuses as the markdown shows
@@ -13,6 +14,7 @@ import { locateProject } from '../src/core/state/locate-project';
 import { ProjectFiles } from '../src/core/state/project-files';
 import { SCHEMA_29 } from '../test/unit/helpers/gsd2-schema';
 import { generateTree, shapeFor } from './generate-tree';
+import { databaseWriteBench } from './database-write-bench';
 import { fmt, processMsInterleaved, ratio } from './measure';
 
 const NOW = '2026-11-20T10:00:00.000Z';
@@ -69,6 +71,11 @@ function main(): void {
   console.log(`\n## GSD-2 database project, ${rows.toLocaleString('en')} tasks in gsd.db (node ${process.version})`);
   console.log(`whole process: node -e 0          ${fmt(bare)} ms`);
   console.log(`whole process: cli state --json   ${fmt(state)} ms   ${ratio(state, bare)} node -e 0 (target ≤ 2×; medians of 11, interleaved)`);
+  const loaded = loadNodeSqlite();
+  if (!('sqlite' in loaded)) throw new Error(loaded.unavailable);
+  const write = databaseWriteBench(loaded.sqlite, root, 10);
+  console.log(`GSD write → new state + stateChanges   ${fmt(write.update)} ms   (target < 100 ms after the debounce; median of 10, engine's full read)`);
+  console.log(`  plain SELECT of the same rows        ${fmt(write.plainRead)} ms   update ${ratio(write.update, write.plainRead)} that (same run; watcher latency and debounce not included)`);
 }
 
 main();

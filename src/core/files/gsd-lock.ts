@@ -25,8 +25,12 @@ function lockLibrary(): typeof LockfileModule {
   return (lockfile ??= require('proper-lockfile') as typeof LockfileModule);
 }
 
-/** The lock's stale check looks at the lock itself, never through a link a repository planted. */
-const noFollowFs = { ...fs, stat: fs.lstat, statSync: fs.lstatSync };
+/**
+ * The lock's stale check looks at the lock itself, never through a link a repository planted. Made on
+ * the first lock: spreading `fs` runs its lazy getters (ReadStream & co., ~3 ms of every CLI start).
+ */
+let noFollowFs: typeof fs | undefined;
+const noFollow = (): typeof fs => (noFollowFs ??= { ...fs, stat: fs.lstat, statSync: fs.lstatSync });
 
 const held = new Map<string, number>();
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -43,7 +47,7 @@ function tryLock(lock: string): (() => void) | null {
       lockfilePath: lock,
       realpath: false,
       stale: LOCK_STALE_MS,
-      fs: noFollowFs,
+      fs: noFollow(),
       // A lock we lost (our process stalled past the stale time) must not crash the host.
       onCompromised: () => undefined,
     });

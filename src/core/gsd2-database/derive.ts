@@ -13,6 +13,7 @@ import type {
   GSDState,
   MilestoneEntry,
   MilestoneStatus,
+  PendingAction,
   Progress,
   SliceEntry,
   SliceStatus,
@@ -24,6 +25,7 @@ import type { EscalationRead } from './escalation-artifact';
 import { unitKey, type Gsd2Snapshot, type MilestoneRow, type SliceRow, type TaskRow } from './snapshot';
 import type { UnitPaths } from './unit-paths';
 import { knownIssueActions } from './known-issue-actions';
+import { isClosedStatus, isDeferredStatus } from './status-guards';
 import * as path from 'node:path';
 
 /** A task as the database records it, plus GSD's raw status and order. */
@@ -61,15 +63,7 @@ export interface DeriveContext {
   readEscalation: (artifactPath: string) => EscalationRead;
 }
 
-/** `isClosedStatus` of status-guards.ts. */
-export function isClosedStatus(status: string): boolean {
-  return status === 'complete' || status === 'done' || status === 'skipped' || status === 'closed';
-}
-
-/** `isDeferredStatus` of status-guards.ts. */
-export function isDeferredStatus(status: string): boolean {
-  return status === 'deferred';
-}
+export { isClosedStatus, isDeferredStatus };
 
 // `M`, a digit, anything up to the first colon (the id and its team suffix among it), the colon and
 // the blanks after it: what `^M\d+(?:-[a-z0-9]{6})?[^:]*:\s*` matches, without its `\d+`, team
@@ -92,11 +86,9 @@ type Decision = PhaseDecision;
 
 const progressOf = <T>(items: T[], done: (t: T) => boolean): Progress => ({ done: items.filter(done).length, total: items.length });
 
-export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2DatabaseState {
-  const diagnostics: Diagnostic[] = [];
+/** The registry and the active milestone (buildCompletenessSet, buildRegistryAndFindActive): milestone and slice rows only. */
+function buildRegistry(snap: Gsd2Snapshot): { registry: RegistryItem[]; active: RegistryItem | null } {
   const slicesOf = (mid: string): SliceRow[] => snap.slices.get(mid) ?? [];
-  const tasksOf = (mid: string, sid: string): TaskRow[] => snap.tasks.get(unitKey(mid, sid)) ?? [];
-  const replansOf = (mid: string, sid: string) => snap.replans.get(unitKey(mid, sid)) ?? [];
 
   // Completeness and parking come from the milestone's own status only (buildCompletenessSet).
   const completeIds = new Set<string>();
@@ -144,10 +136,52 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
     firstQueuedShell.status = 'active';
     active = firstQueuedShell;
   }
+  return { registry, active };
+}
 
+/** resolveSliceDependencies: the first slice, by sequence, neither closed nor deferred, whose dependencies are all closed. */
+function eligibleSlice(slices: SliceRow[]): SliceRow | undefined {
+  const closedIds = new Set(slices.filter((s) => isClosedStatus(s.status)).map((s) => s.id));
+  return slices.find((s) => !isClosedStatus(s.status) && !isDeferredStatus(s.status) && s.depends.every((d) => closedIds.has(d)));
+}
+
+/**
+ * The slices whose task rows the derivation reads, from milestone and slice rows alone: the active
+ * slice (decide() looks at no other slice's tasks). Every other slice's tasks serve only the registry,
+ * which a lazy read counts in SQL instead.
+ */
+export function slicesNeedingTasks(snap: Gsd2Snapshot): Array<{ milestoneId: string; sliceId: string }> {
+  const { active } = buildRegistry(snap);
+  if (!active) return [];
+  const slices = snap.slices.get(active.row.id) ?? [];
+  if (slices.length === 0 || slices.every((s) => isClosedStatus(s.status))) return [];
+  const slice = eligibleSlice(slices);
+  return slice ? [{ milestoneId: active.row.id, sliceId: slice.id }] : [];
+}
+
+export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2DatabaseState {
+  const diagnostics: Diagnostic[] = [];
+  const slicesOf = (mid: string): SliceRow[] => snap.slices.get(mid) ?? [];
+  const tasksOf = (mid: string, sid: string): TaskRow[] => snap.tasks.get(unitKey(mid, sid)) ?? [];
+  const replansOf = (mid: string, sid: string) => snap.replans.get(unitKey(mid, sid)) ?? [];
+
+  const { registry, active } = buildRegistry(snap);
   const decision = decide(snap, registry, active, ctx, diagnostics);
 
-  // The registry in our shape: every milestone, slice and task, with the active ones marked.
+  const actionsOf = (mid: string, sid: string, tid: string, knownIssues: string): PendingAction[] =>
+    knownIssues
+      ? knownIssueActions(
+          knownIssues,
+          { milestoneId: mid, sliceId: sid, taskId: tid },
+          ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'),
+          path.join(ctx.paths.sliceDir(mid, sid) ?? path.join(ctx.gsdDir, 'milestones', mid, 'slices', sid), 'tasks', `${tid}-SUMMARY.md`),
+        )
+      : [];
+  // Slices whose tasks a lazy read did not read: their pending actions, from the tasks with known issues.
+  const unreadActions = new Map<SliceEntry, PendingAction[]>();
+
+  // The registry in our shape: every milestone, slice and task (a lazy read: the tasks of the slices
+  // the derivation looked into, the others counted), with the active ones marked.
   const milestones: Gsd2MilestoneEntry[] = registry.map((item) => {
     const m = item.row;
     const isActiveMilestone = decision.activeMilestone?.id === m.id;
@@ -160,7 +194,9 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
       else if (isActiveSlice) status = decision.phase === 'replanning-slice' ? 'replanning' : 'active';
       else if (!isDeferredStatus(s.status) && s.depends.some((d) => !closedSliceIds.has(d))) status = 'blocked';
       else status = 'pending';
-      const taskRows = tasksOf(m.id, s.id);
+      const key = unitKey(m.id, s.id);
+      const tasksRead = snap.tasksReadFor === null || snap.tasksReadFor.has(key);
+      const taskRows = tasksRead ? tasksOf(m.id, s.id) : [];
       const tasks = taskRows.map((t): Gsd2TaskEntry => {
         let tStatus: TaskStatus = isClosedStatus(t.status) ? 'done' : 'pending';
         if (isActiveSlice && decision.activeTask?.id === t.id && tStatus !== 'done') tStatus = 'active';
@@ -173,14 +209,7 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
           // The DB has no plan line; 0 says "not from a plan file".
           planLine: 0,
           blockerDiscovered: t.blockerDiscovered,
-          pendingActions: t.knownIssues
-            ? knownIssueActions(
-                t.knownIssues,
-                { milestoneId: m.id, sliceId: s.id, taskId: t.id },
-                ctx.paths.taskFile(m.id, s.id, t.id, 'SUMMARY'),
-                path.join(ctx.paths.sliceDir(m.id, s.id) ?? path.join(ctx.gsdDir, 'milestones', m.id, 'slices', s.id), 'tasks', `${t.id}-SUMMARY.md`),
-              )
-            : [],
+          pendingActions: actionsOf(m.id, s.id, t.id, t.knownIssues),
           reviews: [],
           extensions: {},
           gsdStatus: t.status,
@@ -200,14 +229,19 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
         done: isClosedStatus(s.status),
         depends: s.depends,
         replannedTasks: replansOf(m.id, s.id).filter((t): t is string => !!t),
-        planLoaded: true,
+        planLoaded: tasksRead,
         tasks,
-        progress: progressOf(taskRows, (t) => isClosedStatus(t.status)),
+        progress: tasksRead ? progressOf(taskRows, (t) => isClosedStatus(t.status)) : (snap.taskCounts.get(key) ?? { done: 0, total: 0 }),
         extensions: {},
         gsdStatus: s.status,
         sequence: s.sequence,
         isSketch: s.isSketch,
       };
+      if (!tasksRead) {
+        // Counted in SQL; the pending actions come from the tasks with known issues alone.
+        entry.progressLoaded = true;
+        unreadActions.set(entry, (snap.knownIssues.get(key) ?? []).flatMap((t) => actionsOf(m.id, s.id, t.id, t.knownIssues)));
+      }
       if (s.risk) entry.risk = s.risk;
       if (s.demo) entry.demo = s.demo;
       const dir = ctx.paths.sliceDir(m.id, s.id);
@@ -243,7 +277,7 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
       tasks: activeSliceEntry ? activeSliceEntry.progress : { done: 0, total: 0 },
     },
     // Every open pending action, in GSD's order of milestones, slices and tasks.
-    pendingActions: milestones.flatMap((m) => m.slices.flatMap((s) => s.tasks.flatMap((t) => t.pendingActions))),
+    pendingActions: milestones.flatMap((m) => m.slices.flatMap((s) => unreadActions.get(s) ?? s.tasks.flatMap((t) => t.pendingActions))),
     extensions: {},
     diagnostics,
   };
@@ -301,10 +335,8 @@ function decide(snap: Gsd2Snapshot, registry: RegistryItem[], active: RegistryIt
     return { ...none, phase: 'completing-milestone', activeMilestone, nextAction: `All slices of ${m.id} are complete. Write the milestone summary.` };
   }
 
-  // resolveSliceDependencies: the first slice, by sequence, neither closed nor deferred, whose
-  // dependencies are all closed.
-  const closedIds = new Set(slices.filter((s) => isClosedStatus(s.status)).map((s) => s.id));
-  const slice = slices.find((s) => !isClosedStatus(s.status) && !isDeferredStatus(s.status) && s.depends.every((d) => closedIds.has(d)));
+  // resolveSliceDependencies.
+  const slice = eligibleSlice(slices);
   if (!slice) {
     return { ...none, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: every open slice is deferred or waits on another.'], nextAction: 'Resolve slice dependencies or plan the next slice.' };
   }

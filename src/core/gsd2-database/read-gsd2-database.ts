@@ -6,12 +6,12 @@
 import * as path from 'node:path';
 import { confineRegularFile } from '../files/confine';
 import type { Diagnostic } from '../model/types';
-import { deriveFromSnapshot, type Gsd2DatabaseState } from './derive';
+import { deriveFromSnapshot, slicesNeedingTasks, type Gsd2DatabaseState } from './derive';
 import { readEscalationArtifact } from './escalation-artifact';
 import { loadNodeSqlite, type NodeSqliteLoad } from '../sqlite/node-sqlite';
 import { readSnapshot, type SnapshotOptions } from '../sqlite/read-only-snapshot';
 import { checkSchema, SUPPORTED_SCHEMA_VERSION } from './schema';
-import { SnapshotReader, type Gsd2Snapshot } from './snapshot';
+import { SnapshotReader, type Gsd2Snapshot, type TaskDepth } from './snapshot';
 import { UnitPaths } from './unit-paths';
 
 /** GSD-2's database inside the real `.gsd` (paths.ts: `projectDb` is `<project .gsd>/gsd.db`). */
@@ -40,6 +40,12 @@ export interface ReadGsd2DatabaseOptions extends SnapshotOptions {
   root?: string;
   /** Where `node:sqlite` comes from (tests stand in a runtime without it). */
   loadSqlite?: () => NodeSqliteLoad;
+  /**
+   * `all` (default): every task row, as the panel shows them. `needed`: the CLI's lazy read, task rows
+   * only of the slices the derivation looks into; the other slices have `planLoaded: false`, their
+   * progress counted in SQL.
+   */
+  tasks?: TaskDepth;
 }
 
 export function gsd2DatabasePath(gsdDir: string): string {
@@ -79,7 +85,7 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
       const check = checkSchema(db);
       if (!check.ok) return check;
       const reader = new SnapshotReader(db, check.schema, dbPath);
-      const snapshot = reader.read();
+      const snapshot = reader.read(options.tasks ?? 'all', slicesNeedingTasks);
       return { ok: true, snapshot, diagnostics: reader.diagnostics, defaulted: check.schema.defaulted };
     },
     options,

@@ -9,9 +9,14 @@
 //   gates owned by the gate-evaluate turn are Q3 and Q4, pending means `status = 'pending'`;
 // - gsd-db.ts `getReplanHistory(mid, sid)`: rows of `replan_history` for the slice.
 // Large text columns (plans, summaries, narratives) are never selected.
-import type { Diagnostic } from '../model/types';
+// Two depths: `all` reads every task row (the panel, `state --full`); `needed` (the CLI's lazy read)
+// reads every milestone and slice row but the task rows only of the slices the derivation looks into
+// (see derive.ts `slicesNeedingTasks`), and for the others counts tasks and closed tasks in SQL and
+// reads only the tasks with known issues (the pending actions), so no row object is made for the rest.
+import type { Diagnostic, Progress } from '../model/types';
 import type { DatabaseSyncLike, SqliteRow, SqliteValue } from '../sqlite/node-sqlite';
 import type { SchemaInfo } from './schema';
+import { CLOSED_STATUSES } from './status-guards';
 
 export interface MilestoneRow {
   id: string;
@@ -68,7 +73,15 @@ export interface Gsd2Snapshot {
   validationVerdicts: Map<string, string>;
   /** Pending gates of the gate-evaluate turn (Q3, Q4), by `M001/S01`. */
   pendingGateEvaluate: Map<string, number>;
+  /** The slices (`M001/S01`) whose task rows were read; null when every task row was read. */
+  tasksReadFor: Set<string> | null;
+  /** Tasks and closed tasks by `M001/S01`, counted in SQL for the slices whose rows were not read. */
+  taskCounts: Map<string, Progress>;
+  /** Tasks with known issues by `M001/S01`, in GSD's order, for the slices whose rows were not read. */
+  knownIssues: Map<string, Array<{ id: string; knownIssues: string }>>;
 }
+
+export type TaskDepth = 'all' | 'needed';
 
 /** Gates owned by GSD's `gate-evaluate` turn (gate-registry.ts). */
 export const GATE_EVALUATE_GATES = ['Q3', 'Q4'] as const;
@@ -92,10 +105,9 @@ export class SnapshotReader {
     private readonly dbPath: string,
   ) {}
 
-  private rows(table: keyof SchemaInfo['selects'], tail: string): SqliteRow[] {
-    const select = this.schema.selects[table];
+  private rows(table: keyof SchemaInfo['selects'], tail: string, params: SqliteValue[] = [], select = this.schema.selects[table]): SqliteRow[] {
     if (!select) return [];
-    const rows = this.db.prepare(`SELECT ${select} FROM ${table} ${tail} LIMIT ${MAX_ROWS + 1}`).all();
+    const rows = this.db.prepare(`SELECT ${select} FROM ${table} ${tail} LIMIT ${MAX_ROWS + 1}`).all(...params);
     if (rows.length > MAX_ROWS) {
       this.diagnostics.push({ file: this.dbPath, severity: 'warning', message: `${table} has more than ${MAX_ROWS} rows; only the first ${MAX_ROWS} were read` });
       rows.length = MAX_ROWS;
@@ -131,7 +143,55 @@ export class SnapshotReader {
     }
   }
 
-  read(): Gsd2Snapshot {
+  /**
+   * One read. `needed` names the slices whose task rows the derivation needs, given the snapshot
+   * without tasks (called only for `depth: 'needed'`).
+   */
+  read(depth: TaskDepth = 'all', needed: (units: Gsd2Snapshot) => Array<{ milestoneId: string; sliceId: string }> = () => []): Gsd2Snapshot {
+    const snap = this.readUnits();
+    if (depth === 'all') {
+      this.readTasks(snap.tasks, 'ORDER BY milestone_id, slice_id, sequence, id');
+      return snap;
+    }
+    snap.tasksReadFor = new Set();
+    for (const { milestoneId, sliceId } of needed(snap)) {
+      const key = unitKey(milestoneId, sliceId);
+      snap.tasksReadFor.add(key);
+      snap.tasks.set(key, []);
+      this.readTasks(snap.tasks, 'WHERE milestone_id = ? AND slice_id = ? ORDER BY sequence, id', [milestoneId, sliceId]);
+    }
+    this.countTasks(snap);
+    return snap;
+  }
+
+  private readTasks(tasks: Map<string, TaskRow[]>, tail: string, params: SqliteValue[] = []): void {
+    for (const r of this.rows('tasks', tail, params)) {
+      const row: TaskRow = {
+        milestoneId: text(r.milestone_id),
+        sliceId: text(r.slice_id),
+        id: text(r.id),
+        title: text(r.title),
+        status: text(r.status),
+        oneLiner: text(r.one_liner),
+        verificationResult: text(r.verification_result),
+        completedAt: textOrNull(r.completed_at),
+        blockerDiscovered: isOne(r.blocker_discovered),
+        estimate: text(r.estimate),
+        files: this.looseList(r.files),
+        verify: text(r.verify),
+        sequence: int(r.sequence),
+        escalationPending: isOne(r.escalation_pending),
+        escalationArtifactPath: textOrNull(r.escalation_artifact_path),
+        knownIssues: text(r.known_issues),
+      };
+      const key = unitKey(row.milestoneId, row.sliceId);
+      const list = tasks.get(key);
+      if (list) list.push(row);
+      else tasks.set(key, [row]);
+    }
+  }
+
+  private readUnits(): Gsd2Snapshot {
     const milestones: MilestoneRow[] = this.rows('milestones', 'ORDER BY CASE WHEN sequence > 0 THEN 0 ELSE 1 END, sequence, id').map((r) => ({
       id: text(r.id),
       title: text(r.title),
@@ -159,32 +219,6 @@ export class SnapshotReader {
       else slices.set(row.milestoneId, [row]);
     }
 
-    const tasks = new Map<string, TaskRow[]>();
-    for (const r of this.rows('tasks', 'ORDER BY milestone_id, slice_id, sequence, id')) {
-      const row: TaskRow = {
-        milestoneId: text(r.milestone_id),
-        sliceId: text(r.slice_id),
-        id: text(r.id),
-        title: text(r.title),
-        status: text(r.status),
-        oneLiner: text(r.one_liner),
-        verificationResult: text(r.verification_result),
-        completedAt: textOrNull(r.completed_at),
-        blockerDiscovered: isOne(r.blocker_discovered),
-        estimate: text(r.estimate),
-        files: this.looseList(r.files),
-        verify: text(r.verify),
-        sequence: int(r.sequence),
-        escalationPending: isOne(r.escalation_pending),
-        escalationArtifactPath: textOrNull(r.escalation_artifact_path),
-        knownIssues: text(r.known_issues),
-      };
-      const key = unitKey(row.milestoneId, row.sliceId);
-      const list = tasks.get(key);
-      if (list) list.push(row);
-      else tasks.set(key, [row]);
-    }
-
     const replans = new Map<string, Array<string | null>>();
     for (const r of this.rows('replan_history', 'WHERE slice_id IS NOT NULL ORDER BY created_at')) {
       const key = unitKey(text(r.milestone_id), text(r.slice_id));
@@ -206,6 +240,36 @@ export class SnapshotReader {
       pendingGateEvaluate.set(key, (pendingGateEvaluate.get(key) ?? 0) + 1);
     }
 
-    return { schemaVersion: this.schema.version, milestones, slices, tasks, replans, validationVerdicts, pendingGateEvaluate };
+    return {
+      schemaVersion: this.schema.version,
+      milestones,
+      slices,
+      tasks: new Map(),
+      replans,
+      validationVerdicts,
+      pendingGateEvaluate,
+      tasksReadFor: null,
+      taskCounts: new Map(),
+      knownIssues: new Map(),
+    };
+  }
+
+  /** Per slice: tasks and closed tasks (isClosedStatus in SQL), and the tasks with known issues. */
+  private countTasks(snap: Gsd2Snapshot): void {
+    const closed = CLOSED_STATUSES.map((c) => `'${c}'`).join(', ');
+    // Only the key and status columns: GSD's idx_tasks_active (milestone_id, slice_id, status) covers
+    // them, so the count reads the index alone, not the table (1.3 ms instead of 2.7 ms for 10,000).
+    const counts = `milestone_id, slice_id, COUNT(*) AS total, SUM(CASE WHEN status IN (${closed}) THEN 1 ELSE 0 END) AS closed`;
+    for (const r of this.rows('tasks', 'GROUP BY milestone_id, slice_id', [], counts)) {
+      snap.taskCounts.set(unitKey(text(r.milestone_id), text(r.slice_id)), { done: int(r.closed), total: int(r.total) });
+    }
+    // A schema before known_issues reads it as '' (no actions), as the full read does.
+    if (this.schema.defaulted.includes('tasks.known_issues')) return;
+    for (const r of this.rows('tasks', "WHERE known_issues IS NOT NULL AND known_issues != '' ORDER BY milestone_id, slice_id, sequence, id", [], 'milestone_id, slice_id, id, known_issues')) {
+      const key = unitKey(text(r.milestone_id), text(r.slice_id));
+      const list = snap.knownIssues.get(key) ?? [];
+      list.push({ id: text(r.id), knownIssues: text(r.known_issues) });
+      snap.knownIssues.set(key, list);
+    }
   }
 }

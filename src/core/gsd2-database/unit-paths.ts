@@ -16,8 +16,13 @@ interface Entry {
 export class UnitPaths {
   private readonly listings = new Map<string, Entry[]>();
   private readonly dirs = new Map<string, string | null>();
+  /** Resolved folders by milestone id and by milestone and slice id: asked for every unit of the registry, joined once. */
+  private readonly unitDirs = new Map<string, string | null>();
+  private readonly milestonesDir: string;
 
-  constructor(private readonly gsdDir: string) {}
+  constructor(gsdDir: string) {
+    this.milestonesDir = path.join(gsdDir, 'milestones');
+  }
 
   private list(dir: string): Entry[] {
     let entries = this.listings.get(dir);
@@ -49,7 +54,9 @@ export class UnitPaths {
       dirs.find((e) => e.name === id) ??
       dirs.find((e) => e.name.toLowerCase() === lower) ??
       dirs.find((e) => e.name.toLowerCase().startsWith(`${lower}-`));
-    return hit ? path.join(parent, hit.name) : null;
+    // `parent` is a joined path and an entry name has no separator: a plain concatenation is the
+    // join (path.join normalizes the whole string again, for every unit of the registry).
+    return hit ? parent + path.sep + hit.name : null;
   }
 
   private resolveFile(dir: string, id: string, suffix: string): string | null {
@@ -68,12 +75,23 @@ export class UnitPaths {
   }
 
   milestoneDir(milestoneId: string): string | null {
-    return this.resolveDir(path.join(this.gsdDir, 'milestones'), milestoneId);
+    let dir = this.unitDirs.get(milestoneId);
+    if (dir === undefined) {
+      dir = this.resolveDir(this.milestonesDir, milestoneId);
+      this.unitDirs.set(milestoneId, dir);
+    }
+    return dir;
   }
 
   sliceDir(milestoneId: string, sliceId: string): string | null {
-    const m = this.milestoneDir(milestoneId);
-    return m ? this.resolveDir(path.join(m, 'slices'), sliceId) : null;
+    const key = `${milestoneId}\0${sliceId}`;
+    let dir = this.unitDirs.get(key);
+    if (dir === undefined) {
+      const m = this.milestoneDir(milestoneId);
+      dir = m ? this.resolveDir(m + path.sep + 'slices', sliceId) : null;
+      this.unitDirs.set(key, dir);
+    }
+    return dir;
   }
 
   sliceFile(milestoneId: string, sliceId: string, suffix: string): string | null {

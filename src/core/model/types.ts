@@ -150,6 +150,8 @@ export interface SliceEntry {
   continueFile?: string;
   /** Whether the slice plan was read (the lazy path reads only the active slice). */
   planLoaded: boolean;
+  /** Set when `progress` is known though the tasks were not read (GSD-2's database counts them in SQL). */
+  progressLoaded?: boolean;
   tasks: TaskEntry[];
   progress: Progress;
   extensions: Record<string, unknown>;

@@ -5,7 +5,7 @@
 // faster than the `yaml` package, which we keep for byte-preserving writes, and the fences are found
 // here: gray-matter (which the design first named) cost ~70 ms of a 440 ms derive in per-call
 // overhead alone (npm run bench, 10,000 tasks), and we use none of what it adds.
-import * as jsYaml from 'js-yaml';
+import { jsYamlLib } from './js-yaml-lib';
 import { parseGsdYamlSubset, plainScalar } from './gsd-yaml-subset';
 import type { Diagnostic } from '../model/types';
 
@@ -190,6 +190,7 @@ export function parseYaml(yaml: string, file: string, lineOffset: number): { dat
   const flat = printable ? parseGsdYamlSubset(yaml) : null;
   if (flat) return { data: flat, diagnostics: [] };
   try {
+    const jsYaml = jsYamlLib();
     const value = jsYaml.load(yaml, { schema: jsYaml.CORE_SCHEMA, json: true });
     if (value === null || value === undefined) return { data: {}, diagnostics: [] };
     if (typeof value !== 'object' || Array.isArray(value)) {

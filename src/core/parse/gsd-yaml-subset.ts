@@ -3,14 +3,15 @@
 // what js-yaml would make of it; anything outside this subset returns null and goes to js-yaml.
 // (A property test checks the two agree.) It exists because YAML parsing was the largest cost of a
 // full derive over 10,000 tasks after reading the files themselves.
-import * as jsYaml from 'js-yaml';
+import { jsYamlLib } from './js-yaml-lib';
 
 interface ImplicitType {
   resolve(data: string): boolean;
   construct(data: string): unknown;
 }
 
-const implicitTypes = (jsYaml.CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
+let implicit: ImplicitType[] | undefined;
+const implicitTypes = (): ImplicitType[] => (implicit ??= (jsYamlLib().CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit);
 
 // A value starts after the blanks and runs to the end of the line; its trailing blanks are cut in
 // code (`(.*?)[ \t]*$` backtracks quadratically on one long line).
@@ -38,7 +39,7 @@ export function plainScalar(raw: string): { value: unknown } | undefined {
   }
   if (!SAFE_PLAIN.test(raw) || raw.includes(': ') || raw.includes(' #') || raw.endsWith(':')) return undefined;
   // Only these first characters can start a CORE null, bool, int or float; skip the resolvers otherwise.
-  if (MAYBE_TYPED.test(raw)) for (const type of implicitTypes) if (type.resolve(raw)) return { value: type.construct(raw) };
+  if (MAYBE_TYPED.test(raw)) for (const type of implicitTypes()) if (type.resolve(raw)) return { value: type.construct(raw) };
   return { value: raw };
 }
 

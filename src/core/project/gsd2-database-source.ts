@@ -36,7 +36,7 @@ export class Gsd2DatabaseSource implements StateSource {
   constructor(
     private readonly project: ProjectLocation,
     store: GsdStore,
-    reading: MarkdownReading,
+    private readonly reading: MarkdownReading,
     private readonly readOptions: ReadGsd2DatabaseOptions = {},
   ) {
     this.markdown = new MarkdownSource(project, store, reading);
@@ -48,7 +48,9 @@ export class Gsd2DatabaseSource implements StateSource {
 
   state(): GSDState {
     if (this.current && (this.fallbackOf === null || this.fallbackOf === this.markdown.state())) return this.current;
-    const read = readGsd2Database(this.project.gsdDir, { root: this.project.root, ...this.readOptions });
+    // The CLI's lazy read reads task rows only where the derivation needs them (state --full: all).
+    const tasks = this.reading === 'lazy' ? 'needed' : 'all';
+    const read = readGsd2Database(this.project.gsdDir, { root: this.project.root, tasks, ...this.readOptions });
     if ('state' in read) {
       this.info = { kind: 'gsd2-database', projectKind: 'gsd2-database', label: gsd2DatabaseLabel(read.schemaVersion), readOnly: false, fallback: null };
       this.fallbackOf = null;

@@ -31,13 +31,18 @@ function recordedActions(task: TaskEntry, blocks: Record<string, unknown>, file:
   return out;
 }
 
-/** Fills `extensions` (and recorded pending actions) of every unit whose folder is known. Mutates `state`. */
+/**
+ * Fills `extensions` (and recorded pending actions) of every unit whose folder is known. Mutates
+ * `state`. A slice whose tasks a lazy read left unread (`planLoaded: false`) is left as the markdown
+ * lazy read leaves an unread plan: its hook state is not read either (one folder listing saved per
+ * slice), and `state --json` prints its `extensions` as null.
+ */
 export function attachHookState(state: GSDState, files: ProjectFiles): void {
   for (const m of state.milestones) {
     const mBlocks = m.dir ? blocksAt(files, m.dir, m.id, state) : null;
     if (mBlocks) m.extensions = { ...m.extensions, ...mBlocks };
     for (const s of m.slices) {
-      if (!s.dir) continue;
+      if (!s.dir || !s.planLoaded) continue;
       const sBlocks = blocksAt(files, s.dir, s.id, state);
       if (sBlocks) s.extensions = { ...s.extensions, ...sBlocks };
       const tasksDir = path.join(s.dir, 'tasks');
