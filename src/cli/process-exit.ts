@@ -2,10 +2,13 @@
 // (never a stack trace), an exit right after the answer is written (a hook's leftover timer or socket
 // must not keep the process alive), a deadline for commands that run hook code, and for `hook` an
 // exit code of 0 in every case (exit 2 would block the agent; any other code only warns).
+import * as fs from 'node:fs';
 import { chainBudgetMs } from '../core/hooks/engine/hook-budget';
 
 let hookMode = false;
 let finished = false;
+/** Output went through `process.stdout` (a stream, which may still hold it at exit). */
+let streamed = true;
 
 /** The first line of what was thrown: messages of JSON.stringify and others run over several lines. */
 export function oneLine(error: unknown): string {
@@ -26,6 +29,34 @@ function writeErr(line: string): void {
   }
 }
 
+/**
+ * Writes the answer to fd 1 itself, for commands that print one answer (`state`): `process.stdout`
+ * loads Node's stream modules on first use, a few ms of a command that takes some tens. A pipe made
+ * non-blocking and full (EAGAIN) gets the rest through `process.stdout`, which waits for it; a reader
+ * that went away (EPIPE) is reported as before.
+ */
+export function writeAnswer(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += fs.writeSync(1, bytes, done, bytes.length - done);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
+      fail(error, 1, 'cannot write the answer: ');
+      return;
+    }
+    useStdoutStream();
+    process.stdout.write(bytes.subarray(done));
+  }
+}
+
+function useStdoutStream(): void {
+  if (streamed) return;
+  streamed = true;
+  // EPIPE and the like: whoever read our output went away; say so once, without a trace.
+  process.stdout.on('error', (error) => fail(error, 1, 'cannot write the answer: '));
+}
+
 /** Ends the process with `code` (0 for `hook`), once stdout has taken what was written. */
 export function finish(code: number): void {
   if (finished) return;
@@ -33,6 +64,11 @@ export function finish(code: number): void {
   const exitCode = hookMode ? 0 : code;
   process.exitCode = exitCode;
   const exit = () => process.exit(exitCode);
+  // Everything was written to fd 1 synchronously: nothing is left to flush.
+  if (!streamed) {
+    exit();
+    return;
+  }
   // A pipe to a slow reader may still hold the answer; exit when it is flushed, or after a second.
   setTimeout(exit, 1000);
   try {
@@ -57,8 +93,9 @@ export function guardProcess(command: string | undefined): void {
   hookMode = command === 'hook';
   process.on('uncaughtException', (error) => fail(error, 1, 'a hook failed outside its call: '));
   process.on('unhandledRejection', (reason) => fail(reason, 1, 'a hook failed outside its call: '));
-  // EPIPE and the like: whoever read our output went away; say so once, without a trace.
-  process.stdout.on('error', (error) => fail(error, 1, 'cannot write the answer: '));
+  // `state` prints through writeAnswer; every other command through the stream.
+  streamed = false;
+  if (command !== 'state') useStdoutStream();
   // The event loop emptied while the command was still waiting: a hook's promise that can never settle.
   process.on('beforeExit', () => fail('a hook never settled (its promise can no longer resolve); nothing was answered'));
   if (command === 'hook' || command === 'next' || command === 'complete') {

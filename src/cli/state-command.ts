@@ -1,6 +1,7 @@
 // `gsd-review state`: the derived state, lazily read by default (what the active unit needs);
 // `--full` reads every slice, as the review panel does. The source (markdown, GSD-2's database, the
 // successor's layout) is the project engine's choice, as in the extension.
+import { writeAnswer } from './process-exit';
 import { openProject } from '../core/project/open-project';
 import type { ProjectState } from '../core/project/state-source';
 import { stateJson } from './state-json';
@@ -34,6 +35,6 @@ function describe(state: ProjectState): string {
 
 export function runStateCommand(options: StateOptions): number {
   const state = loadState(options.root, options.full);
-  process.stdout.write(options.json ? JSON.stringify(stateJson(state, options.full), null, 2) + '\n' : describe(state));
+  writeAnswer(options.json ? JSON.stringify(stateJson(state, options.full), null, 2) + '\n' : describe(state));
   return 0;
 }

@@ -129,6 +129,17 @@ describe('openProject on database projects (node:sqlite)', function () {
     assert.match(out.decision?.prompt ?? '', /blockerTaskId: "T01"/);
   });
 
+  it('an unstamped gsd.db whose schema_version is above GSD-2\'s (29) is the successor\'s: read-only, even beside milestones/', () => {
+    // DESIGN.md section 10: schema_version > 29 without the application_id stamp is the successor
+    // before its schema-46 stamps. The engine detects from the header first, so this needs the second pass.
+    const p = track(disagreeing());
+    p.run('UPDATE schema_version SET version = 35');
+    const project = openProject(p.root);
+    const s = project.state();
+    assert.equal(s.source.projectKind, 'successor');
+    assert.equal(s.readOnly, true);
+  });
+
   it('where node:sqlite is missing: the markdown, marked as the fallback, with one line saying why', () => {
     const p = track(disagreeing());
     const project = openProject(p.root, { loadSqlite: () => ({ unavailable: 'Node 20.19.0 has no node:sqlite (needs Node ≥ 22.5); GSD-2\'s database (.gsd/gsd.db) cannot be read' }) });

@@ -32,6 +32,8 @@ export class Gsd2DatabaseSource implements StateSource {
   private current: GSDState | null = null;
   private fallbackOf: GSDState | null = null;
   info: StateSourceInfo = { kind: 'gsd2-database', projectKind: 'gsd2-database', label: 'GSD-2 database', readOnly: false, fallback: null };
+  /** Why the last read fell back to the markdown (null when the database was read). */
+  fallbackCause: Gsd2UnavailableCause | null = null;
 
   constructor(
     private readonly project: ProjectLocation,
@@ -54,11 +56,13 @@ export class Gsd2DatabaseSource implements StateSource {
     if ('state' in read) {
       this.info = { kind: 'gsd2-database', projectKind: 'gsd2-database', label: gsd2DatabaseLabel(read.schemaVersion), readOnly: false, fallback: null };
       this.fallbackOf = null;
+      this.fallbackCause = null;
       // Our hooks' state lives in sidecars beside the units' folders (GSD renders the PLAN files).
       attachHookState(read.state, this.files);
       this.current = read.state;
       return read.state;
     }
+    this.fallbackCause = read.cause;
     const words = FALLBACK_WORDS[read.cause];
     this.info = { kind: 'markdown', projectKind: 'gsd2-database', label: `markdown — fallback: ${words}`, readOnly: false, fallback: read.unavailable };
     const md = this.markdown.state();

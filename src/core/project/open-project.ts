@@ -136,10 +136,16 @@ class ProjectEngine implements Project {
     });
   }
 
-  private detect(): void {
+  /**
+   * The kind from the folders and the database header alone (no second open of gsd.db before the
+   * reader's own): an unstamped gsd.db beside `milestones/` is taken as GSD-2's. Only a schema_version
+   * above GSD-2's, which the reader then reports, makes the full detection (node:sqlite) run again;
+   * `full` is that second pass.
+   */
+  private detect(full = false): void {
     const sqliteMissing = this.options.loadSqlite && 'unavailable' in this.options.loadSqlite();
     this.inputs = kindInputs(this.gsdDir);
-    this.detection = detectProjectKind(this.gsdDir, sqliteMissing ? { sqlite: 'off' } : {});
+    this.detection = detectProjectKind(this.gsdDir, sqliteMissing || !full ? { sqlite: 'off' } : {});
     const at = { root: this.root, gsdDir: this.gsdDir };
     switch (this.detection.kind) {
       case 'gsd2-database':
@@ -180,7 +186,12 @@ class ProjectEngine implements Project {
 
   state(): ProjectState {
     this.checkKind();
-    const raw = this.src.state();
+    let raw = this.src.state();
+    if (this.src instanceof Gsd2DatabaseSource && this.src.fallbackCause === 'schema-too-new') {
+      // An unstamped database newer than GSD-2's schema: the successor before its stamps (or newer still).
+      this.detect(true);
+      raw = this.src.state();
+    }
     if (this.shown?.from === raw) return this.shown.state;
     const info = this.src.info;
     const state: ProjectState = { ...raw, source: info, readOnly: info.readOnly, projectKind: info.projectKind };
