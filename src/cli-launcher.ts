@@ -1,10 +1,12 @@
 // `gsd-review` starts here: it runs the CLI bundle (cli-main.js) with a V8 code cache. Every agent
 // event is a fresh process, and compiling the bundle's functions again on each run was about a third
-// of our share of `next --json` (npm run bench). Node ≥ 22.1 keeps such a cache itself
-// (module.enableCompileCache); older Node compiles the bundle through vm.Script with the cache V8
-// made after an earlier run, so it holds the functions that run compiled too (the v8-compile-cache
-// package caches before running and measured no gain here). A missing, stale or unwritable cache
-// only loses the speed-up: the CLI then loads as a plain require.
+// of our share of `next --json` (npm run bench). The bundle is compiled through vm.Script with the
+// cache V8 made after an earlier run, so it holds the functions that ran compiled too. Node's own
+// module.enableCompileCache (22.1+) caches at compile time only, before the lazily compiled functions
+// exist: on Node 24 `state --json` of a 10,000-task database took 54 ms with it and 46 ms with this
+// (`node -e 0`: 23 ms); the v8-compile-cache package caches before running and measured no gain
+// either. A missing, stale or unwritable cache only loses the speed-up: the CLI then loads as a
+// plain require.
 import * as fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -20,13 +22,6 @@ type Run = () => void;
 const plain: Run = () => {
   createRequire(__filename)(MAIN);
 };
-
-function withNodeCompileCache(): Run | null {
-  const enable = (Module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== 'function') return null;
-  enable(CACHE_DIR);
-  return plain;
-}
 
 function saveCodeCache(file: string, script: vm.Script): void {
   try {
@@ -76,7 +71,7 @@ const esmImport: EsmImport = (url) => import(url);
 
 let run: Run;
 try {
-  run = withNodeCompileCache() ?? withVmCodeCache();
+  run = withVmCodeCache();
 } catch {
   run = plain;
 }
