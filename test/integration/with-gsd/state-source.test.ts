@@ -6,25 +6,7 @@ import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contribution-ids';
 import { activateExtension } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
-
-/**
- * The first 100 bytes of an SQLite file in WAL mode as the documented format lays them out
- * (https://www.sqlite.org/fileformat.html), unstamped (GSD-2, not the successor): enough for
- * detection, not a readable database, so on any runtime the state falls back to the markdown.
- */
-function sqliteHeaderOnly(): Buffer {
-  const b = Buffer.alloc(4096);
-  b.write('SQLite format 3\0', 0, 'latin1');
-  b.writeUInt16BE(4096, 16);
-  b[18] = 2;
-  b[19] = 2;
-  b[21] = 64;
-  b[22] = 32;
-  b[23] = 32;
-  b.writeUInt32BE(1, 28);
-  b.writeUInt32BE(3051000, 96);
-  return b;
-}
+import { sqliteHeaderOnly } from '../../unit/helpers/successor-project';
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -41,7 +23,9 @@ describe('the panel names where the state comes from', () => {
     assert.equal(api.treeView.description, 'markdown');
     assert.equal(api.treeView.message, undefined);
     const db = path.join(handle.project.gsdDir, 'gsd.db');
-    fs.writeFileSync(db, sqliteHeaderOnly());
+    // An SQLite header, unstamped (GSD-2, not the successor): detected, not readable, so on any runtime
+    // the state falls back to the markdown.
+    fs.writeFileSync(db, sqliteHeaderOnly(0, 0));
     try {
       // The watcher (debounced) tells the engine, which detects a GSD-2 database project.
       await until(() => /^markdown — fallback: /.test(api.treeView.description ?? ''), 'the fallback label');
