@@ -1,15 +1,13 @@
 // Composition root: builds the workspace model and the views, commands and signals over it, and
 // wires their updates together. Nothing else lives here.
 import * as vscode from 'vscode';
-import { readHookConfig } from './core/hooks/engine/hook-config';
-import { maxCycles } from './core/hooks/builtin/review-loop/review-loop';
 import { registerCodeLensCommands } from './vscode/codelens-commands';
 import { CompletionSignals } from './vscode/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
 import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
-import { installAgentHooks, refreshInstalledHooks } from './vscode/install-agent-hooks';
+import { installAgentHooks, refreshInstalledHooks, registerInstallAgentHooksCommand } from './vscode/install-agent-hooks';
 import { LegacyCommandAliases } from './vscode/legacy-command-aliases';
-import { pickProject, registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
+import { registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
 import { registerPanelCommands } from './vscode/panel/panel-commands';
 import type { PanelNode } from './vscode/panel/panel-node';
 import { GsdProblems } from './vscode/problems';
@@ -17,6 +15,7 @@ import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
 import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
 import { ReviewPanelProvider } from './vscode/panel/review-panel-provider';
 import { markActivationStart, measuringPaint } from './vscode/paint-timing';
+import { reviewMaxCycles } from './vscode/review-max-cycles';
 import { GsdStatusBar } from './vscode/status-bar';
 import { sourceLabel } from './vscode/state-source-label';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contribution-ids';
@@ -44,11 +43,6 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const problems = new GsdProblems();
   const statusBar = new GsdStatusBar(workspace);
   const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: true });
-  // PREFERENCES.md wins; the setting is the default for projects that do not say.
-  const reviewMaxCycles = (handle: ProjectHandle) => {
-    const hook = readHookConfig(handle.engine.files, handle.project.gsdDir, ['review-loop']).hooks.find((h) => h.name === 'review-loop');
-    return maxCycles({ max_cycles: config().get<number>('review.maxCycles', 5), ...(hook?.options ?? {}) });
-  };
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);
@@ -83,15 +77,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, log),
     ...registerPanelCommands(),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    vscode.commands.registerCommand(COMMANDS.installAgentHooks, async () => {
-      const handle = await pickProject(workspace);
-      // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
-      if (handle && workspace.isReadOnly(handle)) {
-        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi), which runs its own reviews; our agent hooks do not run there."));
-        return undefined;
-      }
-      return handle ? installAgentHooks(handle, cliPath) : undefined;
-    }),
+    registerInstallAgentHooksCommand(workspace, cliPath),
     vscode.commands.registerCommand(COMMANDS.refresh, () => workspace.refresh()),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
   );

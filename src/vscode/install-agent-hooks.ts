@@ -14,7 +14,9 @@ import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../core/agent-h
 import { writeBridgePointer } from '../core/agent-hooks/launcher';
 import { detectProjectKind } from '../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { COMMANDS } from './contribution-ids';
 import { changeVerb, installPreview, vscodeRunsHooks } from './install-preview';
+import { pickProject } from './next-unit-command';
 
 interface HostPick extends vscode.QuickPickItem {
   host: AgentHost;
@@ -108,6 +110,19 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
  * On activation: keep the user-level pointer to this extension's CLI current (an update moves it),
  * and replace a hook file of ours in the old shape (an absolute path of one machine) by the new one.
  */
+/** The palette command: pick the project, then install (not on a successor project, which reviews on its own). */
+export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string): vscode.Disposable {
+  return vscode.commands.registerCommand(COMMANDS.installAgentHooks, async () => {
+    const handle = await pickProject(workspace);
+    // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
+    if (handle && workspace.isReadOnly(handle)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi), which runs its own reviews; our agent hooks do not run there."));
+      return undefined;
+    }
+    return handle ? installAgentHooks(handle, cliPath) : undefined;
+  });
+}
+
 export function refreshInstalledHooks(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): void {
   if (!vscode.workspace.isTrusted) return;
   const home = os.homedir();
