@@ -27,6 +27,8 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   private readonly snapshots: ProjectSnapshots;
   private readonly subscriptions: vscode.Disposable[];
   private pendingGroups = new Map<string, boolean>();
+  /** Refreshes asked for in this turn, told to VS Code once at its end (see tell()). */
+  private toTell: { full: boolean; nodes: Set<PanelNode> } | null = null;
 
   constructor(private readonly workspace: GsdWorkspace) {
     this.snapshots = new ProjectSnapshots(workspace);
@@ -39,7 +41,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
         this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
         // The group appears with the first event: that changes the top level.
-        this.changed.fire(group ?? undefined);
+        this.tell(group);
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
       this.changed,
@@ -104,10 +106,31 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     return found;
   }
 
+  /**
+   * Tells VS Code what to draw again, once per turn: several changes in a row (a state change, then
+   * the next unit it moves) become one refresh, so VS Code never gets an element's refresh while it
+   * is still fetching the tree of an earlier one (VS Code 1.139 then drew rows under the wrong
+   * parent in a multi-root panel). `undefined` is the whole tree.
+   */
+  private tell(node: PanelNode | PanelNode[] | undefined): void {
+    if (!this.toTell) {
+      this.toTell = { full: false, nodes: new Set() };
+      setTimeout(() => {
+        const t = this.toTell;
+        this.toTell = null;
+        if (!t) return;
+        if (t.full) this.changed.fire(undefined);
+        else if (t.nodes.size) this.changed.fire([...t.nodes]);
+      }, 0);
+    }
+    if (node === undefined) this.toTell.full = true;
+    else for (const n of Array.isArray(node) ? node : [node]) this.toTell.nodes.add(n);
+  }
+
   private refreshAll(): void {
     this.snapshots.retake();
     this.cache.clear();
-    this.changed.fire(undefined);
+    this.tell(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
   }
 
@@ -118,12 +141,12 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
-      this.changed.fire(undefined);
+      this.tell(undefined);
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
     const nodes = plan.ids.map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
-    if (nodes.length) this.changed.fire(nodes);
+    if (nodes.length) this.tell(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
 
@@ -132,7 +155,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     this.snapshots.retake(handle);
     const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
-    if (nodes.length) this.changed.fire(nodes);
+    if (nodes.length) this.tell(nodes);
   }
 
   dispose(): void {
