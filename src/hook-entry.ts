@@ -11,6 +11,7 @@ import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
 import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
+import { writeStdout } from './cli/write-stdout';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -38,25 +39,6 @@ function findGsd(start: string): { root: string; gsdDir: string } | null {
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;
-  }
-}
-
-/**
- * Writes to fd 1 directly: `process.stdout` loads Node's stream modules on first use, which cost a
- * host more than the rest of a cached answer. A pipe the host made non-blocking and full (EAGAIN)
- * gets the rest through `process.stdout`, which waits for it.
- */
-function writeStdout(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let done = 0;
-  try {
-    while (done < bytes.length) done += fs.writeSync(1, bytes, done, bytes.length - done);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // EPIPE: the reader is gone, and nobody is left to answer.
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw error;
-    process.stdout.write(bytes.subarray(done));
   }
 }
 
@@ -90,6 +72,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const sessionId = typeof raw.session_id === 'string' ? raw.session_id : typeof raw.sessionId === 'string' ? raw.sessionId : 'unknown';
     // Logged first: a log to create, repair or rotate is the full bridge's work (it answers alike).
     if (!appendHookLogAsLeft(project.gsdDir, { at: new Date().toISOString(), event, sessionId, answer: hit.answer, ms: Date.now() - started, notes: ['answered from the cache: nothing it rests on changed'] })) return false;
+    // EPIPE: the reader is gone, and nobody is left to answer.
     if (hit.output) writeStdout(JSON.stringify(hit.output) + '\n');
     return true;
   } catch {

@@ -2,8 +2,8 @@
 // (never a stack trace), an exit right after the answer is written (a hook's leftover timer or socket
 // must not keep the process alive), a deadline for commands that run hook code, and for `hook` an
 // exit code of 0 in every case (exit 2 would block the agent; any other code only warns).
-import * as fs from 'node:fs';
 import { chainBudgetMs } from '../core/hooks/engine/hook-budget';
+import { writeStdout } from './write-stdout';
 
 let hookMode = false;
 let finished = false;
@@ -30,23 +30,14 @@ function writeErr(line: string): void {
 }
 
 /**
- * Writes the answer to fd 1 itself, for commands that print one answer (`state`): `process.stdout`
- * loads Node's stream modules on first use, a few ms of a command that takes some tens. A pipe made
- * non-blocking and full (EAGAIN) gets the rest through `process.stdout`, which waits for it; a reader
+ * Writes the answer of a command that prints one (`state`) to fd 1 itself (write-stdout.ts); a reader
  * that went away (EPIPE) is reported as before.
  */
 export function writeAnswer(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let done = 0;
   try {
-    while (done < bytes.length) done += fs.writeSync(1, bytes, done, bytes.length - done);
+    if (writeStdout(text, useStdoutStream) === 'gone') fail(Object.assign(new Error('EPIPE: broken pipe, write'), { code: 'EPIPE' }), 1, 'cannot write the answer: ');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
-      fail(error, 1, 'cannot write the answer: ');
-      return;
-    }
-    useStdoutStream();
-    process.stdout.write(bytes.subarray(done));
+    fail(error, 1, 'cannot write the answer: ');
   }
 }
 

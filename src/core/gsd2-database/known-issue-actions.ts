@@ -26,9 +26,10 @@ export function knownIssueActions(knownIssues: string, task: TaskRef, summaryFil
   const fromDb = extractPendingActions({ heading: 'Known Issues', line: 0, lines: splitLines(knownIssues), firstLine: 1 });
   if (fromDb.length === 0) return [];
   const rendered = renderedSection(summaryFile);
+  const renderedActions = rendered ? extractPendingActions(rendered) : [];
   const file = summaryFile ?? fallbackFile;
   return fromDb.map((a) => {
-    const at = rendered ? extractPendingActions(rendered).find((r) => r.text === a.text) : undefined;
+    const at = renderedActions.find((r) => r.text === a.text);
     return { text: a.text, source: 'summary', file, line: at?.line ?? rendered?.line ?? 1, ...task };
   });
 }
