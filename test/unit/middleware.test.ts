@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { HookTimeoutError } from '../../src/core/hooks/engine/hook-budget';
 import { ChainCancelledError, HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../../src/core/hooks/engine/middleware';
 import type { HookStateHandle } from '../../src/core/hooks/engine/hook-state';
 import type { GSDState } from '../../src/core/model/types';
@@ -103,6 +104,51 @@ describe('middleware chain', () => {
     });
     r2.register('never', decide('M001'));
     await assert.rejects(runMiddleware(r2, host({ signal: c.signal })), ChainCancelledError);
+  });
+
+  it('waits for a next() the hook did not await, and for what the hooks below it do', async () => {
+    const r = new HookRegistry();
+    const done: string[] = [];
+    r.register('fire-and-forget', async (_c, next) => {
+      void next();
+      done.push('fire-and-forget');
+    }, { priority: 1 });
+    r.register('slow-decider', async (ctx, next) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      ctx.decision = { unitType: 'execute-task', unitId: 'M001/S01/T02', prompt: 'do it' };
+      await next();
+      done.push('slow-decider');
+    }, { priority: 2 });
+    const out = await runMiddleware(r, host());
+    assert.deepEqual(done, ['fire-and-forget', 'slow-decider']);
+    assert.equal(out.decision?.source, 'slow-decider');
+    assert.deepEqual(out.trace.map((t) => [t.hook, t.calledNext, t.decided]), [['fire-and-forget', true, false], ['slow-decider', true, true]]);
+  });
+
+  it('fails the run when a step nobody awaited fails', async () => {
+    const r = new HookRegistry();
+    r.register('fire-and-forget', async (_c, next) => {
+      void next().catch(() => undefined);
+    }, { priority: 1 });
+    r.register('late-failure', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error('late failure');
+    }, { priority: 2 });
+    await assert.rejects(runMiddleware(r, host()), /late failure/);
+  });
+
+  it('gives up on a hook that never settles once the budget is spent, never before, and names it', async () => {
+    const r = new HookRegistry();
+    r.register('outer', pass, { priority: 1 });
+    r.register('stuck', () => new Promise<void>(() => undefined), { priority: 2 });
+    const budgetMs = 150;
+    const started = performance.now();
+    await assert.rejects(runMiddleware(r, host(), { budgetMs }), (error: unknown) => {
+      assert.ok(error instanceof HookTimeoutError);
+      assert.match(error.message, /hook stuck did not finish within 150 ms/);
+      return true;
+    });
+    assert.ok(performance.now() - started >= budgetMs, 'the budget ran out early');
   });
 
   it('ignores decisions in the after phase', async () => {
