@@ -39,32 +39,30 @@ export async function withinBudget<T>(promise: Promise<T>, ms: number, message: 
 
 /** A deadline being watched (see watch). */
 export interface Watch {
-  deadline: number;
+  /** Ticks of the watch timer still to pass before `onExpire`. */
+  ticksLeft: number;
   onExpire: () => void;
-  /** Set by unwatch; the entry leaves the list at the next sweep. */
+  /** Set by unwatch; the entry leaves the list at the next tick. */
   done: boolean;
 }
 
-// One timer serves every watched deadline: arming a timer per dispatch cost more than the whole
-// chain of ten middlewares (npm run bench), and so did a Set of deadlines (an add and a delete per
-// run): finished entries are only flagged, and swept when the timer fires or the list has grown.
-// The timer keeps the process alive only while something is watched, so a promise that can never
-// settle still ends in its deadline, not a silent exit.
+/** How often the watch timer looks at its deadlines: a deadline fires up to two of these late. */
+export const WATCH_TICK_MS = 100;
+
+// One timer serves every watched deadline, and watching reads no clock: a timer per dispatch, a Set
+// of deadlines, and reading the clock per dispatch each cost a sizeable part of a whole chain of ten
+// middlewares (npm run bench). A deadline is counted in ticks of one interval timer that runs while
+// something is watched, so it fires between `ms` and `ms` + two ticks after it was set. Finished
+// entries are only flagged and leave the list at the next tick. The timer keeps the process alive
+// only while something is watched, so a promise that can never settle still ends in its deadline,
+// not a silent exit.
 let watched: Watch[] = [];
 let live = 0;
 let timer: NodeJS.Timeout | null = null;
-let timerAt = Infinity;
 // Whether the timer keeps the process alive. Dropping that when nothing is watched waits for the
 // next turn of the event loop: toggling it on every dispatch cost a tenth of a chain of ten hooks.
 let refed = false;
 let unrefQueued = false;
-
-function arm(at: number, now: number): void {
-  if (timer) clearTimeout(timer);
-  timerAt = at;
-  timer = setTimeout(expire, Math.max(1, Math.ceil(at - now)));
-  refed = true;
-}
 
 function unrefWhenIdle(): void {
   unrefQueued = false;
@@ -74,39 +72,37 @@ function unrefWhenIdle(): void {
   }
 }
 
-function expire(): void {
-  timer = null;
-  refed = false;
-  timerAt = Infinity;
-  const now = performance.now();
+function tick(): void {
   const due: Watch[] = [];
-  let earliest = Infinity;
   const kept: Watch[] = [];
   for (const w of watched) {
     if (w.done) continue;
-    if (w.deadline <= now) {
+    if (--w.ticksLeft <= 0) {
       w.done = true;
       live--;
       due.push(w);
-    } else {
-      kept.push(w);
-      if (w.deadline < earliest) earliest = w.deadline;
-    }
+    } else kept.push(w);
   }
   watched = kept;
-  if (live > 0 && earliest < Infinity) arm(earliest, now);
+  if (kept.length === 0 && timer) {
+    clearInterval(timer);
+    timer = null;
+    refed = false;
+  }
   for (const w of due) w.onExpire();
 }
 
-/** Calls `onExpire` after `ms` unless `unwatch` comes first. */
+/** Calls `onExpire` after `ms` (at most two ticks later) unless `unwatch` comes first. */
 export function watch(ms: number, onExpire: () => void): Watch {
-  const now = performance.now();
-  const w: Watch = { deadline: now + ms, onExpire, done: false };
+  // +1: the first tick may come at once; a deadline must never fire early.
+  const w: Watch = { ticksLeft: Math.ceil(ms / WATCH_TICK_MS) + 1, onExpire, done: false };
   if (watched.length >= 64 && watched.length > 2 * live) watched = watched.filter((x) => !x.done);
   watched.push(w);
   live++;
-  if (!timer || w.deadline < timerAt) arm(w.deadline, now);
-  else if (!refed) {
+  if (!timer) {
+    timer = setInterval(tick, WATCH_TICK_MS);
+    refed = true;
+  } else if (!refed) {
     timer.ref();
     refed = true;
   }
