@@ -1,7 +1,7 @@
 // The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
-import { chainBudgetMs, HookTimeoutError, unwatch, watch } from './hook-budget';
+import { chainBudgetMs, HookTimeoutError, unwatch, watch, type Watch } from './hook-budget';
 import type { HookStateHandle } from './hook-state';
 
 export { HookTimeoutError } from './hook-budget';
@@ -187,38 +187,59 @@ export interface ChainHost {
   log(hook: string): HookLog;
 }
 
-/** What the contexts of one run share: the decision so far and the trace. */
+/**
+ * What the contexts of one run share (the decision so far, the trace) and how the run ends: when
+ * every hook entered has settled, counted as each settles (one handler pair per hook). A hook's
+ * promise counts even when the hook that called its next() did not await it, so nothing a hook below
+ * stages can arrive after the run was committed.
+ */
 class ChainRun {
   decision: DispatchDecision | null = null;
   readonly trace: HookTrace[] = [];
   readonly ignored: ChainResult['ignored'] = [];
-  /** Every step started, so a next() a hook did not await is still waited for. */
-  readonly steps: Promise<void>[] = [];
-  /** How many of `steps` have been waited for. */
-  waited = 0;
-  /**
-   * How many of `steps` have not settled, and how many were rejected, counted as they settle (one
-   * handler pair per run): a run whose steps all settled without error needs no Promise.all over
-   * them, which cost more than the ten hooks themselves.
-   */
-  unsettled = 0;
-  rejected = 0;
-  readonly settledOk = (): void => {
-    this.unsettled--;
-  };
-  readonly settledError = (): void => {
-    this.unsettled--;
-    this.rejected++;
-  };
   /** Each entered hook's own promise, by trace index: the one to name when the budget runs out. */
   readonly promises: Promise<void>[] = [];
+  /** Hooks entered whose promise has not settled. */
+  pending = 0;
+  /** The first hook failure below the first hook, reported when the run ends. */
+  failure: { error: unknown } | null = null;
   /** A misuse of next() by a hook that may not await it (a second call): reported after the run. */
   misuse: Error | null = null;
+  deadline: Watch | null = null;
+  ended = false;
 
   constructor(
     readonly host: ChainHost,
     readonly hooks: readonly HookRegistration[],
+    private readonly resolve: (result: ChainResult) => void,
+    private readonly reject: (error: unknown) => void,
   ) {}
+
+  readonly stepSettled = (): void => {
+    if (--this.pending === 0) this.end();
+  };
+
+  readonly stepFailed = (error: unknown): void => {
+    this.failure ??= { error };
+    if (--this.pending === 0) this.end();
+  };
+
+  /** The first hook's failure ends the run at once: nothing can be committed after it anyway. */
+  readonly firstFailed = (error: unknown): void => {
+    this.failure = { error };
+    this.end();
+  };
+
+  end(timeout?: HookTimeoutError): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (timeout) return this.reject(timeout);
+    if (this.deadline) unwatch(this.deadline);
+    if (this.failure) this.reject(this.failure.error);
+    else if (this.misuse) this.reject(this.misuse);
+    else if (this.host.signal.aborted) this.reject(new ChainCancelledError());
+    else this.resolve({ decision: this.decision, trace: this.trace, ignored: this.ignored });
+  }
 }
 
 /**
@@ -226,11 +247,12 @@ class ChainRun {
  * only `state` and `decision`, and making every member for every hook cost more than the chain.
  */
 class Context implements MiddlewareContext {
-  private hookOptions: Readonly<Record<string, unknown>> | undefined;
-  private storeHandle: HookStateHandle | undefined;
-  private hookLog: HookLog | undefined;
-  private writer: ((relativePath: string, text: string) => void) | undefined;
-  private reporter: ((diagnostic: HookDiagnostic) => void) | undefined;
+  // Declared, not initialised: five fields stored per hook per run cost more than the rare use.
+  private declare hookOptions: Readonly<Record<string, unknown>> | undefined;
+  private declare storeHandle: HookStateHandle | undefined;
+  private declare hookLog: HookLog | undefined;
+  private declare writer: ((relativePath: string, text: string) => void) | undefined;
+  private declare reporter: ((diagnostic: HookDiagnostic) => void) | undefined;
 
   constructor(
     private readonly run: ChainRun,
@@ -299,7 +321,7 @@ class Context implements MiddlewareContext {
   }
 }
 
-/** What next() gives the last hook: settled already, so not counted among the steps to wait for. */
+/** What next() gives the last hook: settled already, so not counted among the hooks to wait for. */
 const PAST_THE_END: Promise<void> = Promise.resolve();
 
 function step(run: ChainRun, i: number): Promise<void> {
@@ -320,10 +342,10 @@ function step(run: ChainRun, i: number): Promise<void> {
     }
     entry.calledNext = true;
     const downstream = step(run, i + 1);
-    run.steps.push(downstream);
     if (downstream !== PAST_THE_END) {
-      run.unsettled++;
-      downstream.then(run.settledOk, run.settledError);
+      // Also handles the rejection of a cancelled step, which the run's end reports as cancellation.
+      run.pending++;
+      downstream.then(run.stepSettled, run.stepFailed);
     }
     return downstream;
   };
@@ -336,17 +358,6 @@ function step(run: ChainRun, i: number): Promise<void> {
   // By trace index: a hook that calls next() before returning settles its promise after the ones below.
   run.promises[index] = own;
   return own;
-}
-
-/** Waits for every step started so far and any started meanwhile, including next() calls not awaited. */
-function settleSteps(run: ChainRun): Promise<void> {
-  const more = (): Promise<void> | undefined => {
-    if (run.waited === run.steps.length) return undefined;
-    const batch = run.steps.slice(run.waited);
-    run.waited = run.steps.length;
-    return Promise.all(batch).then(more);
-  };
-  return Promise.resolve().then(more);
 }
 
 /**
@@ -374,35 +385,15 @@ export interface RunOptions {
  * settles must not leave the command hanging or silently exiting).
  */
 export function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
-  const run = new ChainRun(host, registry.ordered());
   const budget = options.budgetMs ?? chainBudgetMs();
-  return new Promise<ChainResult>((resolve, reject) => {
-    let done = false;
-    const deadline = watch(budget, () =>
-      stuckHook(run, (hook) => {
-        if (done) return;
-        done = true;
-        reject(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`));
-      }),
-    );
-    const settled = (): void => {
-      if (done) return;
-      done = true;
-      unwatch(deadline);
-      if (run.misuse) reject(run.misuse);
-      else if (host.signal.aborted) reject(new ChainCancelledError());
-      else resolve({ decision: run.decision, trace: run.trace, ignored: run.ignored });
-    };
-    const failed = (error: unknown): void => {
-      if (done) return;
-      done = true;
-      unwatch(deadline);
-      reject(error);
-    };
-    step(run, 0).then(() => {
-      // The common run: every step started has settled by the time the first one has, none rejected.
-      if (run.unsettled === 0 && run.rejected === 0) settled();
-      else settleSteps(run).then(settled, failed);
-    }, failed);
+  let run!: ChainRun;
+  const result = new Promise<ChainResult>((resolve, reject) => {
+    run = new ChainRun(host, registry.ordered(), resolve, reject);
   });
+  run.deadline = watch(budget, () =>
+    stuckHook(run, (hook) => run.end(new HookTimeoutError(`hook ${hook} did not finish within ${budget} ms; nothing was dispatched`))),
+  );
+  run.pending = 1;
+  step(run, 0).then(run.stepSettled, run.firstFailed);
+  return result;
 }
