@@ -76,6 +76,17 @@ export async function hooksBench(benchDir: string): Promise<void> {
   };
   const chain = () => runMiddleware(registry, host);
 
+  // The floor of any onion chain (DESIGN.md: a middleware is (ctx, next) => Promise<void>): the same
+  // ten hook bodies nested by next() with nothing else (no context per hook, no trace, no budget,
+  // no waiting for a next() a hook did not await). What our chain adds is the distance from it.
+  const bodies = registry.ordered().map((r) => r.middleware);
+  const pastTheEnd = Promise.resolve();
+  const bareOnion = (): Promise<void> => {
+    const ctx = { decision: null } as unknown as Parameters<GSDMiddleware>[0];
+    const enter = (i: number): Promise<void> => (i < bodies.length ? bodies[i](ctx, () => enter(i + 1)) : pastTheEnd);
+    return enter(0);
+  };
+
   const providers: HooksProvider[] = Array.from({ length: 5 }, (_, i) => ({ name: `p${i}`, onPreToolUse: async () => null }));
   const composite = new CompositeHooksProvider(providers);
   const ctx: HookContext = { sessionId: 's', root: '/p', cwd: '/p', timestamp: '' };
@@ -99,10 +110,11 @@ export async function hooksBench(benchDir: string): Promise<void> {
   const pipe5 = new HookPipeline({ blockedCommands: [] });
   for (let i = 0; i < 5; i++) pipe5.addPreToolHook(async () => ({ action: 'allow' }));
   const squadCtx = { toolName: 'edit_file', arguments: { file_path: '/p/src/a.ts' }, agentName: 'a', sessionId: 's' };
-  const [chainUs, squad10] = await perCallUs([chain, () => pipe10.runPreToolHooks(squadCtx)]);
+  const [chainUs, squad10, bareUs] = await perCallUs([chain, () => pipe10.runPreToolHooks(squadCtx), bareOnion]);
   const [compositeUs, squad5] = await perCallUs([preToolUse, () => pipe5.runPreToolHooks(squadCtx)]);
   console.log(`dispatch decision through 10 middlewares   ${chainUs.toFixed(2)} µs   (target < 5 µs; seed ceiling 1,000 µs)`);
   console.log(`PreToolUse through a composite of 5        ${compositeUs.toFixed(2)} µs   (target < 5 µs)`);
   console.log(`${PEER} HookPipeline, 10 hooks    ${squad10.toFixed(2)} µs   ours ${ratio(chainUs, squad10)} of it (target ≤ 1×; the 10th hook decides in both)`);
+  console.log(`bare onion of the same 10 hooks          ${bareUs.toFixed(2)} µs   ${ratio(bareUs, squad10)} of HookPipeline (the floor of any (ctx, next) chain); ours ${ratio(chainUs, bareUs)} of it`);
   console.log(`${PEER} HookPipeline, 5 hooks     ${squad5.toFixed(2)} µs   ours ${ratio(compositeUs, squad5)} of it`);
 }
