@@ -8,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { CompositeHooksProvider } from '../src/core/hooks/lifecycle/composite-hooks-provider';
 import type { HookStateHandle } from '../src/core/hooks/engine/hook-state';
 import type { HookContext, HooksProvider } from '../src/core/hooks/lifecycle/hooks-provider';
-import { HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../src/core/hooks/engine/middleware';
+import { runMiddleware } from '../src/core/hooks/engine/middleware';
+import { HookRegistry } from '../src/core/hooks/engine/hook-registry';
+import type { ChainHost, GSDMiddleware } from '../src/core/hooks/engine/middleware-types';
 import type { GSDState } from '../src/core/model/types';
 import { ratio } from './measure';
 

@@ -10,7 +10,7 @@ import { ensureRuntimeDir, runtimeDir } from '../core/files/runtime-folder';
 import { createExclusive } from '../core/files/atomic-write';
 import { confinedDir } from '../core/files/confine';
 import { platformDialect, shellQuote } from '../core/shell/shell-quote';
-import type { DispatchDecision } from '../core/hooks/engine/middleware';
+import type { DispatchDecision } from '../core/hooks/engine/middleware-types';
 import { promptDocuments } from './prompt-documents';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
-import type { DispatchDecision } from '../core/hooks/engine/middleware';
+import type { DispatchDecision } from '../core/hooks/engine/middleware-types';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
 import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';

@@ -13,7 +13,7 @@ import { parseFrontmatter } from '../../src/core/parse/frontmatter';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
 import { reviewLoopHook } from '../../src/core/hooks/builtin/review-loop/review-loop';
 import { locateProject } from '../../src/core/state/locate-project';
-import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import { runAndKill } from './helpers/crash-writer-run';
 import { codeReview, copySample, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 

@@ -7,7 +7,8 @@ import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../../src
 import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/files/gsd-store';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
 import { StateConflictError } from '../../src/core/hooks/engine/hook-state';
-import { ChainCancelledError, type GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import { ChainCancelledError } from '../../src/core/hooks/engine/middleware';
+import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/builtin/review-loop/review-prompts';
 import { PROMPTS } from '../../src/core/prompts/templates';
 import { copyFixture, copySample } from './helpers/gsd-tree';

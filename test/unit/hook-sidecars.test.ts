@@ -14,7 +14,7 @@ import { journalFile } from '../../src/core/files/commit-journal';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
 import { UnitFileError } from '../../src/core/hooks/engine/unit-files';
-import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import { parseFrontmatter } from '../../src/core/parse/frontmatter';
 import { readFrontmatter } from '../../src/core/parse/gray-matter-frontmatter';
 import { locateProject } from '../../src/core/state/locate-project';

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { HookTimeoutError } from '../../src/core/hooks/engine/hook-budget';
-import { ChainCancelledError, HookRegistry, runMiddleware, type ChainHost, type GSDMiddleware } from '../../src/core/hooks/engine/middleware';
+import { ChainCancelledError, runMiddleware } from '../../src/core/hooks/engine/middleware';
+import { HookRegistry } from '../../src/core/hooks/engine/hook-registry';
+import type { ChainHost, GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import type { HookStateHandle } from '../../src/core/hooks/engine/hook-state';
 import type { GSDState } from '../../src/core/model/types';
 

@@ -1,6 +1,6 @@
 // GSD's default choice of the next unit, from the derived phase (what happens when no hook decides).
 import * as path from 'node:path';
-import type { DeepReadonly, UnitDecision } from '../hooks/engine/middleware';
+import type { DeepReadonly, UnitDecision } from '../hooks/engine/middleware-types';
 import { PROMPTS, render } from '../prompts/templates';
 import { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../prompts/prompt-context';
 import { blockerTaskValue, WORKFLOW_PROMPTS } from '../prompts/workflow-tool-prompts';

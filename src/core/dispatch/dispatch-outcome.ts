@@ -1,6 +1,6 @@
 // What a dispatch (or afterDispatch) reports. A module of its own so the lifecycle hooks can name
 // these types without importing the dispatcher, which loads the hooks (no import cycle).
-import type { DispatchDecision, HookTrace, UnitResult } from '../hooks/engine/middleware';
+import type { DispatchDecision, HookTrace, UnitResult } from '../hooks/engine/middleware-types';
 import type { Diagnostic, GSDState } from '../model/types';
 
 /** A hook the loader loaded. */

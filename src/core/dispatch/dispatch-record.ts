@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { GsdStore } from '../files/gsd-store';
 import { runtimeDir } from '../files/runtime-folder';
 import type { AlsoWrite } from '../hooks/engine/hook-state';
-import type { DispatchDecision } from '../hooks/engine/middleware';
+import type { DispatchDecision } from '../hooks/engine/middleware-types';
 import type { Diagnostic } from '../model/types';
 
 export interface DispatchRecord extends DispatchDecision {

@@ -15,18 +15,8 @@
 export type { BuiltinHook, HookApi, HookModule, HookRegister } from './engine/hook-module';
 
 // ── Dispatch middleware ─────────────────────────────────────────────────────────────────────────
-export type {
-  DeepReadonly,
-  DispatchDecision,
-  GSDMiddleware,
-  HookDiagnostic,
-  HookLog,
-  MiddlewareContext,
-  ProjectStateOf,
-  RegisterOptions,
-  UnitDecision,
-  UnitResult,
-} from './engine/middleware';
+export type { ProjectStateOf, RegisterOptions } from './engine/hook-registry';
+export type { DeepReadonly, DispatchDecision, GSDMiddleware, HookDiagnostic, HookLog, MiddlewareContext, UnitDecision, UnitResult } from './engine/middleware-types';
 export type { GSDUnitExtensions, HookStateHandle, UnitStateOf } from './engine/hook-state';
 
 // ── Lifecycle (agent events) ────────────────────────────────────────────────────────────────────

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
-import type { HookLog } from '../hooks/engine/middleware';
+import type { HookLog } from '../hooks/engine/middleware-types';
 import type { Diagnostic } from '../model/types';
 import type { ProjectFiles } from '../state/project-files';
 import { SETTINGS_FILE } from '../hooks/engine/settings-file';

@@ -3,7 +3,7 @@
 import type { AfterDispatchOutcome, DispatchOutcome } from '../dispatch/dispatch';
 import type { GsdStore } from '../files/gsd-store';
 import type { BuiltinHook } from '../hooks/engine/hook-loader';
-import type { DispatchDecision, HookLog } from '../hooks/engine/middleware';
+import type { DispatchDecision, HookLog } from '../hooks/engine/middleware-types';
 import { openProject } from './open-project';
 
 export interface DispatchOptions {

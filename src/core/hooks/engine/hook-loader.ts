@@ -18,7 +18,8 @@ import type { LoadedHook, SkippedHook } from '../../dispatch/dispatch-outcome';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
 import { chainBudgetMs, withinBudget } from './hook-budget';
 import { readHookModule, type BuiltinHook, type HookApi } from './hook-module';
-import { HookRegistry, type GSDMiddleware, type HookLog } from './middleware';
+import { HookRegistry } from './hook-registry';
+import type { GSDMiddleware, HookLog } from './middleware-types';
 
 export type { BuiltinHook, HookApi } from './hook-module';
 

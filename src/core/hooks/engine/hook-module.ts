@@ -6,7 +6,8 @@
 //   3. a named object `provider`: lifecycle hooks (`onStop`, `onPreToolUse`, …), alone or beside 1 or 2.
 // Anything else is refused with a diagnostic that says what was found and what to export instead.
 import type { UnitStateOf } from './hook-state';
-import type { GSDMiddleware, HookLog, ProjectStateOf, RegisterOptions } from './middleware';
+import type { ProjectStateOf, RegisterOptions } from './hook-registry';
+import type { GSDMiddleware, HookLog } from './middleware-types';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
 import { PROVIDER_METHODS } from '../../agent-hooks/agent-events';
 
