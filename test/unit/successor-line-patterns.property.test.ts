@@ -5,7 +5,7 @@
 // carriage return or U+2028/U+2029 (splitLines cuts at `\r?\n`; GSD writes neither inside a line).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { milestoneTitle } from '../../src/core/gsd2-database/derive';
+import { milestoneTitle } from '../../src/core/gsd2-database/milestone-registry';
 import { isFence, splitLines } from '../../src/core/parse/markdown-sections';
 import { parseFlatSlicePlan, type FlatPlanTask, type FlatSlicePlan } from '../../src/core/successor/flat-slice-plan';
 import { knownIssuesFromText, type KnownIssueLine } from '../../src/core/successor/known-issue-actions';

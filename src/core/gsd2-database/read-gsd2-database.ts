@@ -6,7 +6,8 @@
 import * as path from 'node:path';
 import { confineRegularFile } from '../files/confine';
 import type { Diagnostic } from '../model/types';
-import { deriveFromSnapshot, slicesNeedingTasks, type Gsd2DatabaseState } from './derive';
+import { deriveFromSnapshot, type Gsd2DatabaseState } from './derive';
+import { slicesNeedingTasks } from './milestone-registry';
 import { readEscalationArtifact } from './escalation-artifact';
 import { loadNodeSqlite, type NodeSqliteLoad } from '../sqlite/node-sqlite';
 import { readSnapshot, type SnapshotOptions } from '../sqlite/read-only-snapshot';
