@@ -2,7 +2,8 @@
 // engine's state-source seam (core/project/successor-source.ts);
 // Next Unit on such a project hands over to GSD (hand-off.ts).
 export { detectProjectKind, type DetectOptions, type ProjectKind, type ProjectKindReport } from './project-kind';
-export { readSuccessorProject, KNOWN_ISSUES_SOURCE, type ReadSuccessorOptions, type SuccessorState } from './read-successor-project';
+export { readSuccessorProject, type ReadSuccessorOptions, type SuccessorState } from './read-successor-project';
+export { KNOWN_ISSUES_SOURCE } from './successor-units';
 export { nodeSqliteAvailability } from './read-only-database';
 export { HOOK_VERDICTS, type HookVerdict, type SuccessorReviewCycle } from './review-verdicts';
 export { GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA, OLDEST_CURRENT_SCHEMA, schemaTooNewMessage } from './schema-versions';
