@@ -8,7 +8,8 @@ import { cacheDir } from './vscode-host/code-server-install.mjs';
 import { installNode } from './vscode-host/node-runtime.mjs';
 
 const NODE_MAJOR = '24';
-const SPECS = ['test/unit/gsd2-database*.test.ts', 'test/unit/successor*.test.ts'];
+// workflow-tool-prompts: the dispatch of GSD's workflow-tool prompts on gsd.db trees.
+const SPECS = ['test/unit/gsd2-database*.test.ts', 'test/unit/successor*.test.ts', 'test/unit/workflow-tool-prompts.test.ts'];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { nodeBin } = await installNode(cacheDir, NODE_MAJOR);

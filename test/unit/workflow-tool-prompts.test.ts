@@ -1,6 +1,7 @@
-// On a GSD-2 database project the execute-task, plan-slice, complete-slice and replan-slice prompts
-// tell the agent which tool of GSD's `gsd-workflow` MCP server to call, with which arguments; a
-// markdown project keeps today's prompts byte for byte.
+// On a GSD-2 database project the execute-task, plan-slice, complete-slice, replan-slice,
+// plan-milestone, validate-milestone and complete-milestone prompts tell the agent which tool of GSD's
+// `gsd-workflow` MCP server to call, with which arguments; a markdown project keeps today's prompts
+// byte for byte.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,19 +14,29 @@ import type { GSDState } from '../../src/core/model/types';
 import type { PromptContext } from '../../src/core/prompts/prompt-context';
 import { PROMPTS } from '../../src/core/prompts/templates';
 import { emptySqliteDatabase } from './helpers/empty-sqlite';
+import { Gsd2Project, skipWithoutSqlite } from './helpers/gsd2-database';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 import { fullState } from './helpers/state';
 
 // The tools' argument schemas as GSD-2 declares them: gsd-build/gsd-2 at commit
 // 76568edc0d7cc3700e8841649328449115ee5544, packages/mcp-server/src/workflow-tools.ts
 // (`taskCompleteParams` l.1417, `replanSliceParams` l.1260, `planSliceParams` l.1170,
-// `sliceCompleteParams` l.1282; tool names registered with server.tool(...) l.1705, 1763, 1784, 1931).
+// `sliceCompleteParams` l.1282; tool names registered with server.tool(...) l.1705, 1763, 1784, 1931;
+// `planMilestoneParams` l.1142 with its slices `planMilestoneSliceSchema` l.1101, `validateMilestoneParams`
+// l.1211, `completeMilestoneParams` l.1193, registered as gsd_plan_milestone l.1690,
+// gsd_complete_milestone l.1835 and gsd_validate_milestone l.1856; gsd_milestone_complete l.1845 and
+// gsd_milestone_validate l.1866 are aliases of those two, and the prompts name the canonical names).
 // `required` = not `.optional()` there; `projectDir` is optional everywhere (defaults to the server's cwd).
+interface ItemSchema {
+  arg: string;
+  required: string[];
+  optional: string[];
+}
 interface ToolSchema {
   required: string[];
   optional: string[];
-  /** The fields of the objects of a list argument (tasks, updatedTasks). */
-  items?: { arg: string; required: string[]; optional: string[] };
+  /** The fields of the objects of a list argument (tasks, updatedTasks, slices, keyRisks, …). */
+  items?: ItemSchema[];
 }
 const GSD2_TOOLS: Record<string, ToolSchema> = {
   gsd_task_complete: {
@@ -35,12 +46,12 @@ const GSD2_TOOLS: Record<string, ToolSchema> = {
   gsd_replan_slice: {
     required: ['milestoneId', 'sliceId', 'blockerTaskId', 'blockerDescription', 'whatChanged', 'updatedTasks', 'removedTaskIds'],
     optional: ['projectDir'],
-    items: { arg: 'updatedTasks', required: ['taskId', 'title', 'description', 'estimate', 'files', 'verify', 'inputs', 'expectedOutput'], optional: ['fullPlanMd'] },
+    items: [{ arg: 'updatedTasks', required: ['taskId', 'title', 'description', 'estimate', 'files', 'verify', 'inputs', 'expectedOutput'], optional: ['fullPlanMd'] }],
   },
   gsd_plan_slice: {
     required: ['milestoneId', 'sliceId', 'goal', 'tasks'],
     optional: ['projectDir', 'successCriteria', 'proofLevel', 'integrationClosure', 'observabilityImpact'],
-    items: { arg: 'tasks', required: ['taskId', 'title', 'description', 'estimate', 'files', 'verify', 'inputs', 'expectedOutput'], optional: ['observabilityImpact'] },
+    items: [{ arg: 'tasks', required: ['taskId', 'title', 'description', 'estimate', 'files', 'verify', 'inputs', 'expectedOutput'], optional: ['observabilityImpact'] }],
   },
   gsd_slice_complete: {
     required: ['sliceId', 'milestoneId', 'sliceTitle', 'oneLiner', 'narrative', 'verification', 'uatContent'],
@@ -50,7 +61,38 @@ const GSD2_TOOLS: Record<string, ToolSchema> = {
       'filesModified', 'requires',
     ],
   },
+  gsd_plan_milestone: {
+    required: ['milestoneId', 'title', 'vision', 'slices'],
+    optional: [
+      'projectDir', 'status', 'dependsOn', 'successCriteria', 'keyRisks', 'proofStrategy', 'verificationContract', 'verificationIntegration',
+      'verificationOperational', 'verificationUat', 'definitionOfDone', 'requirementCoverage', 'boundaryMapMarkdown',
+    ],
+    items: [
+      {
+        arg: 'slices',
+        // The four planning fields are `.optional()` in the object but its superRefine (l.1118-1139)
+        // requires them, non-empty, on every slice that is not a sketch; the prompt plans full slices.
+        required: ['sliceId', 'title', 'risk', 'depends', 'demo', 'goal', 'successCriteria', 'proofLevel', 'integrationClosure', 'observabilityImpact'],
+        optional: ['isSketch', 'sketchScope'],
+      },
+      { arg: 'keyRisks', required: ['risk', 'whyItMatters'], optional: [] },
+      { arg: 'proofStrategy', required: ['riskOrUnknown', 'retireIn', 'whatWillBeProven'], optional: [] },
+    ],
+  },
+  gsd_validate_milestone: {
+    required: ['milestoneId', 'verdict', 'remediationRound', 'successCriteriaChecklist', 'sliceDeliveryAudit', 'crossSliceIntegration', 'requirementCoverage', 'verdictRationale'],
+    optional: ['projectDir', 'verificationClasses', 'remediationPlan'],
+  },
+  gsd_complete_milestone: {
+    required: ['milestoneId', 'title', 'oneLiner', 'narrative', 'verificationPassed'],
+    optional: [
+      'projectDir', 'successCriteriaResults', 'definitionOfDoneResults', 'requirementOutcomes', 'keyDecisions', 'keyFiles', 'lessonsLearned', 'followUps',
+      'deviations',
+    ],
+  },
 };
+/** z.enum of `verdict` in `validateMilestoneParams` (l.1214). */
+const VALIDATION_VERDICTS = ['pass', 'needs-attention', 'needs-remediation'];
 
 interface ToolCall {
   tool: string;
@@ -82,10 +124,12 @@ function assertMatchesSchema(call: ToolCall): void {
   assert.ok(schema, `${call.tool} is not one of GSD-2's workflow tools`);
   for (const name of call.args.keys()) assert.ok([...schema.required, ...schema.optional].includes(name), `${call.tool} has no argument "${name}"`);
   for (const name of schema.required) assert.ok(call.args.has(name), `${call.tool} needs "${name}", the prompt does not name it`);
-  if (schema.items) {
-    const text = call.args.get(schema.items.arg)!;
-    const fields = /\{([^}]*)\}/.exec(text)![1].split(',').map((f) => f.trim());
-    assert.deepEqual(fields.sort(), [...schema.items.required].sort(), `${schema.items.arg}: the fields each object needs`);
+  for (const items of schema.items ?? []) {
+    const text = call.args.get(items.arg);
+    if (text === undefined && !schema.required.includes(items.arg)) continue;
+    const fields = /\{([^}]*)\}/.exec(text!)![1].split(',').map((f) => f.trim());
+    for (const name of fields) assert.ok([...items.required, ...items.optional].includes(name), `${items.arg}: GSD knows no field "${name}"`);
+    for (const name of items.required) assert.ok(fields.includes(name), `${items.arg}: each object needs "${name}", the prompt does not name it`);
   }
 }
 
@@ -103,6 +147,20 @@ function project(extra: Record<string, string> = {}): string {
     ...extra,
   });
 }
+
+/** Milestone M001 ("Billing") with its one slice done and summarised, as GSD renders it after complete-slice. */
+function milestoneDone(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Billing', [{ id: 'S01', title: 'Invoices', done: true }]),
+    [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoices', [{ id: 'T01', title: 'Invoice model', done: true }]),
+    [`${S}/tasks/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001'),
+    [`${S}/S01-SUMMARY.md`]: '# S01: Invoices\n\n**Invoices are stored and listed.**\n',
+    ...extra,
+  };
+}
+/** The VALIDATION file GSD renders from gsd_validate_milestone (renderValidationMarkdown, validate-milestone.ts l.79-84). */
+const VALIDATION_PASS = '---\nverdict: pass\nremediation_round: 0\n---\n\n# Milestone Validation: M001\n';
+const CONTEXT = '# M001: Billing\n\nCustomers are invoiced monthly.\n';
 
 const db = (state: GSDState): PromptContext => ({ projectKind: 'gsd2-database', root: state.root });
 const md = (state: GSDState): PromptContext => ({ projectKind: 'markdown', root: state.root });
@@ -186,6 +244,79 @@ describe('prompts of a GSD-2 database project (gsd-workflow tools)', () => {
     assert.match(replanDecision(state, milestone!, slice!, 'T01', 'why').prompt, /starting with "\*\*Blocker Task:\*\* T01"/);
   });
 
+  it('plan-milestone names gsd_plan_milestone with the milestone\'s title and full slices, and leaves the roadmap to GSD', () => {
+    const state = fullState(writeTree({ [`${M}/M001-CONTEXT.md`]: CONTEXT }));
+    const d = defaultDecision(state, db(state))!;
+    assert.equal(d.unitType, 'plan-milestone');
+    const call = toolCallOf(d.prompt);
+    assert.equal(call.tool, 'gsd_plan_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('milestoneId'), '"M001"');
+    assert.equal(call.args.get('projectDir'), JSON.stringify(state.root));
+    assert.equal(call.args.get('title'), '"Billing"');
+    // GSD refuses "/", em and en dashes in titles (validation.ts validateTitle) and ranges in depends.
+    assert.match(call.args.get('slices')!, /no "\/", "—" or "–"/);
+    assert.match(d.prompt, /\(\.gsd\/milestones\/M001\/M001-CONTEXT\.md, if it exists\)/);
+    assert.match(d.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-ROADMAP\.md from it\./);
+    assert.doesNotMatch(d.prompt, /^Write \.gsd/m);
+  });
+
+  it('validate-milestone names gsd_validate_milestone with GSD\'s three verdicts and its remediation round', () => {
+    const state = fullState(writeTree(milestoneDone()));
+    const d = defaultDecision(state, db(state))!;
+    assert.equal(d.unitType, 'validate-milestone');
+    const call = toolCallOf(d.prompt);
+    assert.equal(call.tool, 'gsd_validate_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('milestoneId'), '"M001"');
+    assert.equal(call.args.get('projectDir'), JSON.stringify(state.root));
+    assert.deepEqual([...call.args.get('verdict')!.matchAll(/"([\w-]+)"/g)].map((m) => m[1]), VALIDATION_VERDICTS);
+    // GSD's own prompt numbers the round 0 first, then the earlier VALIDATION's remediation_round + 1 (auto-prompts.ts l.2748-2751).
+    assert.match(call.args.get('remediationRound')!, /^0 for the first validation; if \.gsd\/milestones\/M001\/M001-VALIDATION\.md exists .*remediation_round plus 1$/);
+    assert.match(d.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-VALIDATION\.md from it\./);
+    assert.doesNotMatch(d.prompt, /`verdict:` \(pass, needs-attention or needs-remediation\) in its frontmatter/);
+  });
+
+  it('complete-milestone names gsd_complete_milestone, with verificationPassed true only once the checks pass', () => {
+    const state = fullState(writeTree(milestoneDone({ [`${M}/M001-VALIDATION.md`]: VALIDATION_PASS })));
+    const d = defaultDecision(state, db(state))!;
+    assert.equal(d.unitType, 'complete-milestone');
+    const call = toolCallOf(d.prompt);
+    assert.equal(call.tool, 'gsd_complete_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('milestoneId'), '"M001"');
+    assert.equal(call.args.get('title'), '"Billing"');
+    assert.equal(call.args.get('projectDir'), JSON.stringify(state.root));
+    // complete-milestone.ts l.145: anything but true is refused; the way out of a failed check is not to call.
+    assert.match(call.args.get('verificationPassed')!, /^true, once every check above passed\. If one failed, do not call the tool/);
+    assert.match(d.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-SUMMARY\.md from it/);
+    assert.match(d.prompt, /the validation \(\.gsd\/milestones\/M001\/M001-VALIDATION\.md\)/);
+  });
+
+  it('a milestone without a title asks the agent for one rather than sending an empty title', () => {
+    const state = fullState(writeTree({ [`${M}/M001-CONTEXT.md`]: CONTEXT }));
+    const untitled = { ...state, milestones: state.milestones.map((m) => ({ ...m, title: '' })) };
+    const call = toolCallOf(defaultDecision(untitled, db(state))!.prompt);
+    assert.doesNotMatch(call.args.get('title')!, /^""$/);
+    assert.match(call.args.get('title')!, /the milestone's title/);
+  });
+
+  it('a markdown project keeps today\'s milestone prompts exactly', () => {
+    // Today's prompts, as templates.ts had them before the database versions existed.
+    const plan = fullState(writeTree({ [`${M}/M001-CONTEXT.md`]: CONTEXT }));
+    assert.equal(
+      defaultDecision(plan)!.prompt,
+      'Plan milestone M001 (Billing) of this GSD project.\n\nWrite .gsd/milestones/M001/M001-ROADMAP.md with its slices in GSD\'s format:\n- [ ] **S01: Title** `risk:high` `depends:[]`\n  > After this: what can be demonstrated.\n',
+    );
+    const validate = fullState(writeTree(milestoneDone()));
+    assert.equal(
+      defaultDecision(validate, md(validate))!.prompt,
+      'Every slice of milestone M001 is done. Re-check its success criteria against the running software and write .gsd/milestones/M001/M001-VALIDATION.md with a `verdict:` (pass, needs-attention or needs-remediation) in its frontmatter.\n',
+    );
+    const complete = fullState(writeTree(milestoneDone({ [`${M}/M001-VALIDATION.md`]: VALIDATION_PASS })));
+    assert.equal(defaultDecision(complete)!.prompt, 'Milestone M001 is validated. Write .gsd/milestones/M001/M001-SUMMARY.md.\n');
+  });
+
   it('the review loop\'s fix-task leaves the rendered summary alone on a database project, and updates it on a markdown one', () => {
     const values = { taskId: 'T01', taskTitle: 't', sliceRef: 'M001/S01', cycle: '2', maxCycles: '5', lastReviewPath: 'r', issues: '- x', verify: 'npm test' };
     const file = '.gsd/milestones/M001/slices/S01/tasks/T01-SUMMARY.md';
@@ -233,5 +364,78 @@ describe('dispatch on a GSD-2 database project', () => {
     assert.equal(out.decision?.unitType, 'replan-slice');
     assert.match(out.decision!.prompt, /\*\*Blocker Task:\*\* T01/);
     assert.doesNotMatch(out.decision!.prompt, /gsd_replan_slice/);
+  });
+
+  it('without gsd.db the milestone trees dispatch today\'s markdown milestone prompts', async () => {
+    const plan = writeTree({ [`${M}/M001-CONTEXT.md`]: CONTEXT });
+    assert.doesNotMatch((await dispatchNextUnit({ root: plan })).decision!.prompt, /gsd_plan_milestone|gsd-workflow/);
+    const validate = writeTree(milestoneDone());
+    const v = (await dispatchNextUnit({ root: validate })).decision!;
+    assert.equal(v.unitType, 'validate-milestone');
+    assert.doesNotMatch(v.prompt, /gsd_validate_milestone|gsd-workflow/);
+    const complete = writeTree(milestoneDone({ [`${M}/M001-VALIDATION.md`]: VALIDATION_PASS }));
+    const c = (await dispatchNextUnit({ root: complete })).decision!;
+    assert.equal(c.unitType, 'complete-milestone');
+    assert.doesNotMatch(c.prompt, /gsd_complete_milestone|gsd-workflow/);
+  });
+});
+
+describe('milestone units on a GSD-2 database project (node:sqlite)', function () {
+  this.timeout(20_000);
+  before(skipWithoutSqlite);
+  const made: Gsd2Project[] = [];
+  afterEach(() => {
+    for (const p of made.splice(0)) p.remove();
+  });
+  const keep = (p: Gsd2Project) => (made.push(p), p);
+
+  it('a milestone with no slices in the database dispatches plan-milestone naming gsd_plan_milestone', async () => {
+    // What `/gsd new-milestone` leaves: the milestone row and its CONTEXT, no roadmap, no slices.
+    const p = keep(new Gsd2Project({ files: { [`${M}/M001-CONTEXT.md`]: CONTEXT } }).milestone({ id: 'M001', title: 'M001: Billing', status: 'active' }));
+    const out = await dispatchNextUnit({ root: p.root });
+    assert.equal(out.decision?.unitType, 'plan-milestone');
+    assert.equal(out.decision?.unitId, 'M001');
+    const call = toolCallOf(out.decision!.prompt);
+    assert.equal(call.tool, 'gsd_plan_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('title'), '"Billing"');
+    assert.equal(call.args.get('projectDir'), JSON.stringify(p.root));
+    assert.doesNotMatch(out.decision!.prompt, /^Write \.gsd\/milestones\/M001\/M001-ROADMAP\.md/m);
+  });
+
+  it('every slice complete and no validation: validate-milestone naming gsd_validate_milestone', async () => {
+    // GSD writes the database before it renders (validate-milestone.ts l.151, the complete-slice
+    // pattern): the roadmap rendered before S01 closed still shows it open; the database decides.
+    const rendered = milestoneDone({ [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Billing', [{ id: 'S01', title: 'Invoices' }]) });
+    const p = keep(
+      new Gsd2Project({ files: rendered })
+        .milestone({ id: 'M001', title: 'M001: Billing', status: 'active' })
+        .slice({ id: 'S01', title: 'Invoices', status: 'complete', sequence: 1 })
+        .task({ id: 'T01', title: 'Invoice model', status: 'complete', sequence: 1 }),
+    );
+    const out = await dispatchNextUnit({ root: p.root });
+    assert.equal(out.decision?.unitType, 'validate-milestone');
+    const call = toolCallOf(out.decision!.prompt);
+    assert.equal(call.tool, 'gsd_validate_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('projectDir'), JSON.stringify(p.root));
+    assert.match(out.decision!.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-VALIDATION\.md from it\./);
+  });
+
+  it('every slice complete and a passing validation: complete-milestone naming gsd_complete_milestone', async () => {
+    const p = keep(
+      new Gsd2Project({ files: milestoneDone({ [`${M}/M001-VALIDATION.md`]: VALIDATION_PASS }) })
+        .milestone({ id: 'M001', title: 'M001: Billing', status: 'active' })
+        .slice({ id: 'S01', title: 'Invoices', status: 'complete', sequence: 1 })
+        .task({ id: 'T01', title: 'Invoice model', status: 'complete', sequence: 1 })
+        .assessment('M001', 'pass'),
+    );
+    const out = await dispatchNextUnit({ root: p.root });
+    assert.equal(out.decision?.unitType, 'complete-milestone');
+    const call = toolCallOf(out.decision!.prompt);
+    assert.equal(call.tool, 'gsd_complete_milestone');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('title'), '"Billing"');
+    assert.match(out.decision!.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-SUMMARY\.md from it/);
   });
 });

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { DeepReadonly, UnitDecision } from '../hooks/engine/middleware-types';
 import { PROMPTS, render } from '../prompts/templates';
 import { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../prompts/prompt-context';
-import { blockerTaskValue, WORKFLOW_PROMPTS } from '../prompts/workflow-tool-prompts';
+import { blockerTaskValue, milestoneTitleValue, WORKFLOW_PROMPTS } from '../prompts/workflow-tool-prompts';
 import { activeUnits } from '../model/find-unit';
 import type { GSDState, MilestoneEntry, SliceEntry } from '../model/types';
 
@@ -30,11 +30,33 @@ function slicePaths(state: State, milestone: DeepReadonly<MilestoneEntry>, slice
   };
 }
 
+/** The milestone's files GSD renders (ROADMAP, VALIDATION, SUMMARY) and the CONTEXT it plans from. */
+function milestonePaths(state: State, milestone: DeepReadonly<MilestoneEntry>) {
+  const file = (suffix: string) => promptPath(state, path.join(milestone.dir, `${milestone.id}-${suffix}.md`));
+  return {
+    roadmapPath: milestone.roadmapFile ? promptPath(state, milestone.roadmapFile) : file('ROADMAP'),
+    contextPath: file('CONTEXT'),
+    validationPath: file('VALIDATION'),
+    milestoneSummaryPath: milestone.summaryFile ? promptPath(state, milestone.summaryFile) : file('SUMMARY'),
+    milestoneTitleValue: milestoneTitleValue(milestone.title),
+  };
+}
+
 type WorkflowUnit = keyof typeof WORKFLOW_PROMPTS;
 
 /** The template of a unit: GSD's workflow-tool version on a database project, else the markdown one. */
 function templateOf(unit: WorkflowUnit, context: PromptContext): string {
   return recordsThroughWorkflowTools(context) ? WORKFLOW_PROMPTS[unit] : PROMPTS[unit];
+}
+
+function milestoneDecision(
+  state: State,
+  milestone: DeepReadonly<MilestoneEntry>,
+  unitType: 'plan-milestone' | 'validate-milestone' | 'complete-milestone',
+  base: Record<string, string | undefined>,
+  context: PromptContext,
+): UnitDecision {
+  return { unitType, unitId: milestone.id, prompt: render(templateOf(unitType, context), { ...base, ...milestonePaths(state, milestone) }), reason: state.nextAction };
 }
 
 /**
@@ -47,7 +69,7 @@ export function defaultDecision(state: State, context: PromptContext = promptCon
   switch (state.phase) {
     case 'pre-planning':
       if (!milestone) return null;
-      return { unitType: 'plan-milestone', unitId: milestone.id, prompt: render(PROMPTS['plan-milestone'], base), reason: state.nextAction };
+      return milestoneDecision(state, milestone, 'plan-milestone', base, context);
     case 'planning':
       if (!milestone || !slice) return null;
       return {
@@ -91,10 +113,10 @@ export function defaultDecision(state: State, context: PromptContext = promptCon
       return replanDecision(state, milestone, slice, state.replanTrigger?.taskId ?? '', `Task ${state.replanTrigger?.taskId} reported blocker_discovered: true.`, context);
     case 'validating-milestone':
       if (!milestone) return null;
-      return { unitType: 'validate-milestone', unitId: milestone.id, prompt: render(PROMPTS['validate-milestone'], base), reason: state.nextAction };
+      return milestoneDecision(state, milestone, 'validate-milestone', base, context);
     case 'completing-milestone':
       if (!milestone) return null;
-      return { unitType: 'complete-milestone', unitId: milestone.id, prompt: render(PROMPTS['complete-milestone'], base), reason: state.nextAction };
+      return milestoneDecision(state, milestone, 'complete-milestone', base, context);
     default:
       // complete, blocked, needs-discussion, paused: nothing to dispatch; the phase says why.
       return null;

@@ -1,9 +1,13 @@
 // Prompts for a GSD-2 database project (DESIGN.md section 10): `.gsd/gsd.db` is the truth and GSD
-// re-renders the PLAN, SUMMARY and REPLAN files from it after its tool calls, so a hand-written file
+// re-renders the ROADMAP, PLAN, SUMMARY, REPLAN and VALIDATION files from it after its tool calls, so a hand-written file
 // is lost and records nothing. The agent records progress by calling the tools of GSD's workflow MCP
 // server (`gsd-workflow`, written into `.mcp.json` by `/gsd mcp init`) with the values named here.
 // Tool and argument names: gsd-build/gsd-2 at 76568edc, packages/mcp-server/src/workflow-tools.ts
-// (`taskCompleteParams`, `replanSliceParams`, `planSliceParams`, `sliceCompleteParams`).
+// (`taskCompleteParams`, `replanSliceParams`, `planSliceParams`, `sliceCompleteParams`,
+// `planMilestoneParams`, `validateMilestoneParams`, `completeMilestoneParams`); what the milestone
+// prompts ask for follows GSD's own prompts for those units (src/resources/extensions/gsd/prompts/
+// plan-milestone.md, validate-milestone.md, complete-milestone.md) and the guards of their handlers
+// (src/resources/extensions/gsd/tools/plan-milestone.ts, validate-milestone.ts, complete-milestone.ts).
 // `projectDir` is passed explicitly: GSD's server otherwise takes its working directory, and VS Code
 // 1.100 ignores `cwd` in `.vscode/mcp.json` and starts the server in the user's home, which GSD
 // refuses (checked in code-server 4.100.3's extension host).
@@ -17,6 +21,9 @@ export const WORKFLOW_TOOLS = {
   'execute-task': 'gsd_task_complete',
   'complete-slice': 'gsd_slice_complete',
   'replan-slice': 'gsd_replan_slice',
+  'plan-milestone': 'gsd_plan_milestone',
+  'validate-milestone': 'gsd_validate_milestone',
+  'complete-milestone': 'gsd_complete_milestone',
 } as const;
 
 const NOT_BY_HAND = `This project keeps its progress in GSD's database (.gsd/gsd.db); GSD renders the markdown files from it. Record the result by calling the tool below of the \`${GSD_WORKFLOW_SERVER}\` MCP server; do not write or edit the files it renders (they would be overwritten and record nothing). If the tool is not available to you, stop and say so instead of writing the files.`;
@@ -95,6 +102,66 @@ Call \`gsd_replan_slice\` with:
 - removedTaskIds: ids of tasks not started that the new plan drops ([] for none)
 GSD records the replan against the blocker task and writes {{replanPath}} and {{slicePlanPath}} from it.
 `,
+  'plan-milestone': `Plan milestone {{milestoneId}}{{milestoneTitleSuffix}} of this GSD project.
+
+Read the milestone's context ({{contextPath}}, if it exists) and the code it touches, then decompose the milestone into demoable vertical slices (as many as the work needs, 1 to 10), ordered by risk, high-risk first.
+
+${NOT_BY_HAND}
+
+Call \`gsd_plan_milestone\` with:
+- milestoneId: "{{milestoneId}}"
+- projectDir: "{{projectDir}}"
+- title: {{milestoneTitleValue}}
+- vision: what the milestone delivers
+- slices: one object per slice, in order: {sliceId, title, risk, depends, demo, goal, successCriteria, proofLevel, integrationClosure, observabilityImpact}; sliceId "S01", "S02", …; risk "low", "medium" or "high"; depends is a list of sliceIds ([] for none, never a range like S01-S03); demo says what can be demonstrated after the slice; every other field is a non-empty string; titles contain no "/", "—" or "–" (GSD refuses them)
+- successCriteria (optional): the milestone's success criteria, a list of strings
+- keyRisks (optional): one object per risk, {risk, whyItMatters}
+- proofStrategy (optional): one object per risk or unknown, {riskOrUnknown, retireIn, whatWillBeProven}
+- optional: verificationContract, verificationIntegration, verificationOperational, verificationUat, definitionOfDone, requirementCoverage, boundaryMapMarkdown
+GSD writes {{roadmapPath}} from it.
+`,
+  'validate-milestone': `Every slice of milestone {{milestoneId}}{{milestoneTitleSuffix}} is done. Validate it before it is completed.
+
+Read the roadmap ({{roadmapPath}}) and the slice summaries. Re-check the milestone's success criteria against the running software, what each slice delivered against what its summary claims, and the integration across slices.
+
+${NOT_BY_HAND}
+
+Call \`gsd_validate_milestone\` with:
+- milestoneId: "{{milestoneId}}"
+- projectDir: "{{projectDir}}"
+- verdict: "pass", "needs-attention" or "needs-remediation"
+- remediationRound: 0 for the first validation; if {{validationPath}} exists from an earlier round, its remediation_round plus 1
+- successCriteriaChecklist: a markdown checklist of the success criteria, each with its evidence
+- sliceDeliveryAudit: markdown auditing what each slice claimed against what it delivered
+- crossSliceIntegration: markdown on the integration across slices, its gaps or closure
+- requirementCoverage: markdown on the requirements covered and the gaps
+- verificationClasses (optional): one row per verification class the roadmap plans, named Contract, Integration, Operational or UAT (GSD refuses the call when a planned class is missing)
+- verdictRationale: why this verdict
+- remediationPlan (optional): with needs-remediation, the actions required
+GSD writes {{validationPath}} from it. With needs-remediation, the remediation slices are added through GSD (\`gsd_reassess_roadmap\`), not by editing {{roadmapPath}}.
+`,
+  'complete-milestone': `Milestone {{milestoneId}}{{milestoneTitleSuffix}} is validated and every slice of it is done.
+
+Read the roadmap ({{roadmapPath}}), the validation ({{validationPath}}) and the slice summaries. Verify that the milestone changed code outside .gsd, that each success criterion is met and that its definition of done holds.
+
+${NOT_BY_HAND}
+
+Call \`gsd_complete_milestone\` with:
+- milestoneId: "{{milestoneId}}"
+- projectDir: "{{projectDir}}"
+- title: {{milestoneTitleValue}}
+- oneLiner: one sentence on what the milestone achieved
+- narrative: what happened across its slices, in detail
+- verificationPassed: true, once every check above passed. If one failed, do not call the tool: say what failed and stop (GSD refuses false, and completes a milestone only after a passing validation).
+- successCriteriaResults (optional): markdown on how each success criterion was met
+- definitionOfDoneResults (optional): markdown on how each item of the definition of done was met
+- requirementOutcomes (optional): markdown on the requirements whose status changed, with evidence
+- keyDecisions (optional): the milestone's key decisions, a list of strings
+- keyFiles (optional): the key files created or modified, a list of strings
+- lessonsLearned (optional): a list of strings
+- optional: followUps, deviations
+Fill in the optional results and lists too: GSD renders a placeholder for each one left out. GSD writes {{milestoneSummaryPath}} from it and marks the milestone complete.
+`,
 } as const;
 
 /** The blockerTaskId line: GSD requires a completed task of the slice (replan-slice.ts guards it). */
@@ -102,4 +169,9 @@ export function blockerTaskValue(triggerTaskId: string): string {
   return triggerTaskId
     ? `"${triggerTaskId}" (the completed task that asked for this replan; GSD records the replan against it)`
     : 'the id of the latest completed task of this slice (GSD requires a completed task)';
+}
+
+/** The title line: the milestone's title as GSD holds it, or the agent names one (GSD requires it). */
+export function milestoneTitleValue(title: string): string {
+  return title ? JSON.stringify(title) : 'the milestone\'s title, without its id';
 }
