@@ -55,8 +55,16 @@ export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail =
   return readBounded(file, maxBytes, tail, open, false) as Buffer | null;
 }
 
-export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null): string | null {
-  return readBounded(file, maxBytes, false, open ?? openPlain, true) as string | null;
+/**
+ * `listedRegular`: a listing of the file's folder taken moments ago saw a regular file by this name
+ * (the full derive lists every folder it reads). Then the file is read to its end straight away and
+ * the open file is checked (fstat) only when the read says something is off: nothing read, an
+ * error, or more than fits in memory's first buffer. A thing swapped in since the listing is still
+ * opened non-blocking and read bounded; only a FIFO whose writer has written and gone would be read
+ * as text rather than refused.
+ */
+export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null, listedRegular = false): string | null {
+  return readBounded(file, maxBytes, false, open ?? openPlain, true, listedRegular) as string | null;
 }
 
 /**
@@ -65,7 +73,30 @@ export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: 
  */
 const scratch = Buffer.allocUnsafe(64 * 1024);
 
-function readBounded(file: string, maxBytes: number, tail: boolean, open: (file: string, flags: number) => number | null, asText: boolean): Buffer | string | null {
+/**
+ * A listed regular file read to its end into the scratch buffer without an fstat (whose Stats object
+ * was a sixth of a full derive's allocations), or null when the file must go the checked way: it
+ * read as empty (a FIFO without a writer reads so too), the read failed (a folder, a FIFO with
+ * nothing to read) or the file does not fit the buffer. Positions are explicit, so the checked way
+ * reads from the start again.
+ */
+function readListedRegular(fd: number, maxBytes: number): string | null {
+  const room = Math.min(scratch.length, maxBytes + 1);
+  let got = 0;
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, scratch, got, room - got, got);
+      if (n === 0) break;
+      got += n;
+      if (got === room) return null;
+    }
+  } catch {
+    return null;
+  }
+  return got === 0 ? null : scratch.toString('utf8', 0, got);
+}
+
+function readBounded(file: string, maxBytes: number, tail: boolean, open: (file: string, flags: number) => number | null, asText: boolean, listedRegular = false): Buffer | string | null {
   let fd: number | null;
   try {
     fd = open(file, OPEN_FLAGS);
@@ -77,6 +108,10 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
   }
   if (fd === null) return null;
   try {
+    if (asText && listedRegular) {
+      const text = readListedRegular(fd, maxBytes);
+      if (text !== null) return text;
+    }
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
     if (asText && stat.size > 0 && stat.size <= maxBytes) {

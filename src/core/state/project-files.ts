@@ -69,17 +69,19 @@ export class ProjectFiles {
     }
     const cached = inDir.get(name);
     if (cached) return cached as Parsed<T>;
-    const result = this.readAndParse(file, parser);
+    // The folder's listing, when we have it, says whether this is a regular file (the read then
+    // needs no check of the open file unless something looks off).
+    const result = this.readAndParse(file, parser, this.dirs.get(dir)?.isRegular(name) === true);
     inDir.set(name, result);
     return result;
   }
 
-  private readAndParse<T>(file: string, parser: Parser<T>): Parsed<T> {
+  private readAndParse<T>(file: string, parser: Parser<T>, listedRegular: boolean): Parsed<T> {
     let text: string | null;
     try {
       this.reads++;
       this.readPaths?.push(file);
-      text = this.store.readText(file);
+      text = this.store.readText(file, listedRegular);
     } catch (error) {
       // A link out of `.gsd`, a FIFO, a device or a huge file: refused on purpose, said plainly.
       if (error instanceof UnreadableFileError || error instanceof OutsideGsdError) return { value: null, diagnostics: [{ file, severity: 'warning', message: error.message }] };
