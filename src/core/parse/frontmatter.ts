@@ -30,6 +30,8 @@ export interface FrontmatterBlock {
   eol: '\n' | '\r\n';
   present: boolean;
   closed: boolean;
+  /** 1-based line of the file on which the body starts. */
+  bodyStartLine: number;
 }
 
 /** Where a `---` fence line starting at `at` ends (after its line break), or -1 if it is not one. */
@@ -53,15 +55,24 @@ export function findFrontmatterBlock(text: string): FrontmatterBlock {
   const yamlStart = fenceLineEnd(text, at);
   // The opening fence needs its own line break; `---` alone is not a block.
   if (yamlStart === -1 || text.charCodeAt(yamlStart - 1) !== 10) {
-    return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false };
+    return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false, bodyStartLine: 1 };
   }
   const eol = text.charCodeAt(yamlStart - 2) === 13 ? '\r\n' : '\n';
-  // Searching from the opening fence's own line break also finds an empty block (--- right after ---).
-  for (let nl = text.indexOf('\n---', yamlStart - 1); nl !== -1; nl = text.indexOf('\n---', nl + 1)) {
-    const bodyStart = fenceLineEnd(text, nl + 1);
-    if (bodyStart !== -1) return { yaml: text.slice(yamlStart, nl + 1), yamlStart, yamlEnd: nl + 1, bodyStart, eol, present: true, closed: true };
+  // Line by line from the one after the opening fence (an empty block closes right there), counting
+  // lines on the way: the body's line number comes with the scan instead of a second pass.
+  let line = 2;
+  for (let at = yamlStart; at < text.length; line++) {
+    if (text.charCodeAt(at) === 45) {
+      const bodyStart = fenceLineEnd(text, at);
+      if (bodyStart !== -1) {
+        return { yaml: text.slice(yamlStart, at), yamlStart, yamlEnd: at, bodyStart, eol, present: true, closed: true, bodyStartLine: text.charCodeAt(bodyStart - 1) === 10 ? line + 1 : line };
+      }
+    }
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
   }
-  return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false };
+  return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false, bodyStartLine: 2 };
 }
 
 export function countLines(text: string, end = text.length): number {
@@ -213,7 +224,7 @@ export function parseYaml(yaml: string, file: string, lineOffset: number): { dat
 export function parseFrontmatter(text: string, file: string, options: ParseOptions = {}): Frontmatter {
   const block = findFrontmatterBlock(text);
   if (!block.present) return { data: {}, body: text, bodyStartLine: 1, present: false, diagnostics: [] };
-  const bodyStartLine = countLines(text, block.bodyStart) + 1;
+  const bodyStartLine = block.bodyStartLine;
   const body = text.slice(block.bodyStart);
   if (!block.closed) {
     // Half-written or hand-broken file: keep the body readable and say why the keys are missing.
