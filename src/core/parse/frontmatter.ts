@@ -116,18 +116,18 @@ function valueAfterKey(yaml: string, start: number, key: string): number {
 }
 
 /**
- * Whether the next line from `at` with content (not blank, not a comment) is indented. After a value,
- * YAML folds such a line into it; at the top, the whole mapping is indented. Either way the YAML
- * parser decides.
+ * Whether the next line from `at` with content (not blank, not a comment) is indented, up to `to`.
+ * After a value, YAML folds such a line into it; at the top, the whole mapping is indented. Either
+ * way the YAML parser decides.
  */
-function nextContentIndented(yaml: string, at: number): boolean {
+function nextContentIndented(text: string, at: number, to: number): boolean {
   let lineStart = at;
-  for (let i = at; i < yaml.length; i++) {
-    const c = yaml.charCodeAt(i);
+  for (let i = at; i < to; i++) {
+    const c = text.charCodeAt(i);
     if (c === 10) lineStart = i + 1;
     else if (c === 35) {
-      const nl = yaml.indexOf('\n', i);
-      if (nl === -1) return false;
+      const nl = text.indexOf('\n', i);
+      if (nl === -1 || nl >= to) return false;
       i = nl;
       lineStart = nl + 1;
     } else if (c !== 32 && c !== 9 && c !== 13) return i > lineStart;
@@ -136,26 +136,28 @@ function nextContentIndented(yaml: string, at: number): boolean {
 }
 
 /**
- * The wanted keys read line by line, or null when any of them needs the real parser. A scan by hand:
- * a summary's frontmatter is mostly lists the core does not read, and a regex over every line was
- * the largest single cost of a full derive after reading the files.
+ * The wanted keys read line by line from the YAML between `from` and `to` in the file's text, or
+ * null when any of them needs the real parser. A scan by hand: a summary's frontmatter is mostly
+ * lists the core does not read, and a regex over every line was the largest single cost of a full
+ * derive after reading the files. It reads the file's own text by offsets (not a slice of it), so
+ * each character is read straight rather than through the slice.
  */
-function readKeys(yaml: string, keys: readonly string[]): Record<string, unknown> | null {
+function readKeys(text: string, from: number, to: number, keys: readonly string[]): Record<string, unknown> | null {
   const table = keyTable(keys);
-  if (nextContentIndented(yaml, 0)) return null;
+  if (nextContentIndented(text, from, to)) return null;
   const data: Record<string, unknown> = {};
-  for (let start = 0; start < yaml.length; ) {
-    let end = yaml.indexOf('\n', start);
-    if (end === -1) end = yaml.length;
-    const candidates = table[yaml.charCodeAt(start)];
+  for (let start = from; start < to; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    const candidates = table[text.charCodeAt(start)];
     if (candidates) {
       for (const key of candidates) {
-        const value = valueAfterKey(yaml, start, key);
+        const value = valueAfterKey(text, start, key);
         if (value === -1 || value > end) continue;
-        const raw = yaml.slice(value, yaml.charCodeAt(end - 1) === 13 ? end - 1 : end).trim();
+        const raw = text.slice(value, text.charCodeAt(end - 1) === 13 ? end - 1 : end).trim();
         if (raw === '' || Object.prototype.hasOwnProperty.call(data, key)) return null;
         const scalar = plainScalar(raw);
-        if (!scalar || nextContentIndented(yaml, end + 1)) return null;
+        if (!scalar || nextContentIndented(text, end + 1, to)) return null;
         data[key] = scalar.value;
         break;
       }
@@ -238,7 +240,7 @@ export function parseFrontmatter(text: string, file: string, options: ParseOptio
   }
   const yaml = block.yaml!;
   if (options.onlyKeys && !NON_PRINTABLE.test(yaml)) {
-    const picked = readKeys(yaml, options.onlyKeys);
+    const picked = readKeys(text, block.yamlStart, block.yamlEnd, options.onlyKeys);
     if (picked) return { data: picked, body, bodyStartLine, present: true, diagnostics: [] };
   }
   const { data, diagnostics } = parseYaml(yaml, file, 2);
