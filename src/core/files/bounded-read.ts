@@ -19,6 +19,10 @@ export class UnreadableFileError extends Error {
 /** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
 
+// The calls of a read, taken once: through the bundle's namespace object each use was a getter call,
+// five per file of a full derive.
+const { openSync, readSync, fstatSync, readFileSync, closeSync } = fs;
+
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 function kindOf(stat: fs.Stats): string {
@@ -38,7 +42,7 @@ function isMissing(error: unknown): boolean {
 
 function openPlain(file: string, flags: number): number | null {
   try {
-    return fs.openSync(file, flags);
+    return openSync(file, flags);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -85,7 +89,7 @@ function readListedRegular(fd: number, maxBytes: number): string | null {
   let got = 0;
   try {
     for (;;) {
-      const n = fs.readSync(fd, scratch, got, room - got, got);
+      const n = readSync(fd, scratch, got, room - got, got);
       if (n === 0) break;
       got += n;
       if (got === room) return null;
@@ -112,7 +116,7 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
       const text = readListedRegular(fd, maxBytes);
       if (text !== null) return text;
     }
-    const stat = fs.fstatSync(fd);
+    const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
     if (asText && stat.size > 0 && stat.size <= maxBytes) {
       // The common case of a derive: the size just checked on this open file, read to that size
@@ -121,7 +125,7 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
       const buf = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
       let got = 0;
       while (got < size) {
-        const n = fs.readSync(fd, buf, got, size - got, got);
+        const n = readSync(fd, buf, got, size - got, got);
         if (n === 0) break;
         got += n;
       }
@@ -130,7 +134,7 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
     if (stat.size <= maxBytes) {
       // In one call. The size was checked on this open file just now; a regular file someone
       // appends to meanwhile is read to its end as it is then.
-      const buf = fs.readFileSync(fd);
+      const buf = readFileSync(fd);
       if (buf.length <= maxBytes) return asText ? buf.toString('utf8') : buf;
       if (!tail) throw new UnreadableFileError(file, 'too-large', `${file} grew past the ${(maxBytes / 1048576).toFixed(1)} MB limit while being read; not read`);
       return buf.subarray(buf.length - maxBytes);
@@ -142,12 +146,12 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
     const buf = Buffer.allocUnsafe(maxBytes);
     let got = 0;
     while (got < maxBytes) {
-      const n = fs.readSync(fd, buf, got, maxBytes - got, start + got);
+      const n = readSync(fd, buf, got, maxBytes - got, start + got);
       if (n === 0) break;
       got += n;
     }
     return got === maxBytes ? buf : buf.subarray(0, got);
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
