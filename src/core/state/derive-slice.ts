@@ -7,7 +7,7 @@ import { countLines, fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import type { ProjectFiles } from './project-files';
 import { parseReplan } from '../parse/replan';
 import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
-import { parseTaskSummary } from '../parse/task-summary';
+import { parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import type { DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from '../model/types';
@@ -181,7 +181,7 @@ function taskEntry(
   const hookState = mergedTaskState(sidecarState?.value ?? null, planState?.value ?? null);
   const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
   const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
-  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummary) : null;
+  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummaryForState) : null;
   if (summary) addAll(diagnostics, summary.diagnostics);
   const s = summary?.value ?? null;
   if (s && s.id && s.id !== t.id) {
