@@ -296,7 +296,8 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
       if (id && (!sidecarsByTask.has(id) || e.name.length === id.length + SIDECAR_TAIL.length)) sidecarsByTask.set(id, e.name);
       continue;
     }
-    const m = e.isFile ? REVIEW_FILE.exec(e.name) : null;
+    // No review name is shorter than `T1-CODE-REVIEW.md`: plans and summaries skip the pattern.
+    const m = e.isFile && e.name.length >= 17 ? REVIEW_FILE.exec(e.name) : null;
     if (!m) continue;
     const id = m[1].toUpperCase();
     const list = reviewsByTask.get(id) ?? [];
@@ -313,7 +314,8 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   }
   for (const e of part.planFound ? tasksDir?.entries ?? [] : []) {
     // Cheap tests first: every done task has a summary, and they are nearly all planned.
-    if (!e.isFile || !SUMMARY_SUFFIX.test(e.name)) continue;
+    // `…SUMMARY.md` has a Y (any case) fourth from the end: plans and reviews skip the pattern.
+    if (!e.isFile || (e.name.charCodeAt(e.name.length - 4) | 32) !== 121 || !SUMMARY_SUFFIX.test(e.name)) continue;
     const dash = e.name.indexOf('-');
     if (dash > 0 && planned.has(e.name.slice(0, dash).toUpperCase())) continue;
     const m = /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name);

@@ -53,15 +53,16 @@ export class ProjectFiles {
 
   /** Reads and parses a file once; broken input becomes diagnostics, never an exception. */
   parse<T>(file: string, parser: Parser<T>): Parsed<T> {
-    return this.parseIn(path.dirname(file), path.basename(file), file, parser);
+    const dir = path.dirname(file);
+    return this.parseIn(dir, path.basename(file), file, parser, this.dirs.get(dir));
   }
 
   /** `parse()` for an entry of a listed folder; `file` is `dir.join(name)`. */
   parseEntry<T>(dir: DirIndex, name: string, file: string, parser: Parser<T>): Parsed<T> {
-    return this.parseIn(dir.dir, name, file, parser);
+    return this.parseIn(dir.dir, name, file, parser, dir);
   }
 
-  private parseIn<T>(dir: string, name: string, file: string, parser: Parser<T>): Parsed<T> {
+  private parseIn<T>(dir: string, name: string, file: string, parser: Parser<T>, listing: DirIndex | null | undefined): Parsed<T> {
     let inDir = this.parsed.get(dir);
     if (!inDir) {
       inDir = new Map();
@@ -71,7 +72,7 @@ export class ProjectFiles {
     if (cached) return cached as Parsed<T>;
     // The folder's listing, when we have it, says whether this is a regular file (the read then
     // needs no check of the open file unless something looks off).
-    const result = this.readAndParse(file, parser, this.dirs.get(dir)?.isRegular(name) === true);
+    const result = this.readAndParse(file, parser, listing?.isRegular(name) === true);
     inDir.set(name, result);
     return result;
   }
