@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MAX_READ_BYTES, readBoundedText, UnreadableFileError } from '../../src/core/files/bounded-read';
 import { buildCli } from './helpers/cli';
 import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
@@ -119,5 +120,57 @@ describe('bounded reads (regular files only, size checked before reading)', func
     finished(hook, 'hook with a FIFO log');
     assert.equal(hook.status, 0);
     assert.match(hook.stderr, /hook event not logged/);
+  });
+
+  describe('a folder listing that saw a regular file (the full derive reads without checking the open file first)', () => {
+    const refused = (file: string, reason: UnreadableFileError['reason'], message: RegExp) => (error: unknown) =>
+      error instanceof UnreadableFileError && error.file === file && error.reason === reason && message.test(error.message);
+
+    it('reads the whole text of a small file, and of one larger than the first buffer', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-listed-'));
+      const small = path.join(dir, 'T01-PLAN.md');
+      fs.writeFileSync(small, '---\nestimate: 30m\n---\n# T01: Ünïcödé ✅\n');
+      assert.equal(readBoundedText(small, MAX_READ_BYTES, undefined, true), '---\nestimate: 30m\n---\n# T01: Ünïcödé ✅\n');
+      const large = path.join(dir, 'S01-PLAN.md');
+      const text = '# S01: Large\n' + '- [ ] **T01: Task** `est:1h` ✅\n'.repeat(5000);
+      fs.writeFileSync(large, text);
+      assert.ok(Buffer.byteLength(text) > 64 * 1024);
+      assert.equal(readBoundedText(large, MAX_READ_BYTES, undefined, true), text);
+      const empty = path.join(dir, 'T02-PLAN.md');
+      fs.writeFileSync(empty, '');
+      assert.equal(readBoundedText(empty, MAX_READ_BYTES, undefined, true), '');
+    });
+
+    it('still refuses a file over the limit, with its size', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-listed-'));
+      const huge = path.join(dir, 'T01-SUMMARY.md');
+      fs.writeFileSync(huge, 'x'.repeat(3 * 1024 * 1024));
+      assert.throws(() => readBoundedText(huge, MAX_READ_BYTES, undefined, true), refused(huge, 'too-large', /is 3\.0 MB, too large/));
+      // A limit below the first buffer is held too.
+      const small = path.join(dir, 'T01-PLAN.md');
+      fs.writeFileSync(small, 'y'.repeat(5000));
+      assert.throws(() => readBoundedText(small, 4096, undefined, true), refused(small, 'too-large', /too large/));
+    });
+
+    it('refuses what was swapped in since the listing: a folder, a FIFO (empty, or fed by a writer still there), a device', function () {
+      if (process.platform === 'win32') this.skip();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-listed-'));
+      const folder = path.join(dir, 'T01-PLAN.md');
+      fs.mkdirSync(folder);
+      assert.throws(() => readBoundedText(folder, MAX_READ_BYTES, undefined, true), refused(folder, 'not-regular', /is a folder, not a regular file/));
+      const fifo = path.join(dir, 'T02-PLAN.md');
+      mkfifo(fifo);
+      assert.throws(() => readBoundedText(fifo, MAX_READ_BYTES, undefined, true), refused(fifo, 'not-regular', /is a FIFO/));
+      // A writer that keeps the pipe open after writing: the read drains the text, then would block.
+      const writer = fs.openSync(fifo, fs.constants.O_RDWR);
+      try {
+        fs.writeSync(writer, '# T02: not a file\n');
+        assert.throws(() => readBoundedText(fifo, MAX_READ_BYTES, undefined, true), refused(fifo, 'not-regular', /is a FIFO/));
+      } finally {
+        fs.closeSync(writer);
+      }
+      assert.throws(() => readBoundedText('/dev/zero', MAX_READ_BYTES, undefined, true), refused('/dev/zero', 'not-regular', /character device/));
+      assert.throws(() => readBoundedText('/dev/null', MAX_READ_BYTES, undefined, true), refused('/dev/null', 'not-regular', /character device/));
+    });
   });
 });

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendHookLog, hookLogFile, readHookLog } from '../../src/core/agent-hooks/hook-log';
-import { confine, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
+import { confine, openConfined, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
+import { locateProject } from '../../src/core/state/locate-project';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
@@ -207,5 +208,34 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
     assert.throws(() => confine(gsdDir, 'dangling.md'), OutsideGsdError);
     assert.throws(() => confine(gsdDir, '../outside.md'), OutsideGsdError);
     assert.equal(confine(gsdDir, 'milestones/M009/new/file.md'), path.join(fs.realpathSync(gsdDir), 'milestones/M009/new/file.md'));
+  });
+
+  it('right after a file of a folder was opened (its verdict is reused), a path through that folder that leads out is refused', () => {
+    const victim = outside();
+    const root = project();
+    const tasks = path.join(root, TASKS);
+    link(victim, path.join(tasks, 'elsewhere'));
+    link(path.join(victim, 'authorized_keys'), path.join(tasks, 'T09-PLAN.md'));
+    locateProject(root);
+    const read = (file: string) => {
+      const fd = openConfined(file, fs.constants.O_RDONLY);
+      if (fd === null) return null;
+      try {
+        return fs.readFileSync(fd, 'utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    assert.match(read(path.join(tasks, 'T01-PLAN.md'))!, /# T01: Render invoice/);
+    assert.equal(read(path.join(tasks, 'T07-PLAN.md')), null);
+    for (const file of [
+      path.join(tasks, 'elsewhere', 'authorized_keys'),
+      [tasks, '..', '..', '..', '..', '..', '..', 'outside.md'].join(path.sep),
+      `${tasks}${path.sep}..${path.sep}..${path.sep}..${path.sep}..${path.sep}..${path.sep}..`,
+      path.join(tasks, 'T09-PLAN.md'),
+    ]) {
+      assert.match(read(path.join(tasks, 'T02-PLAN.md'))!, /# T02: Attach logo/);
+      assert.throws(() => read(file), OutsideGsdError, file);
+    }
   });
 });

@@ -8,13 +8,14 @@ import { parsePreferences } from '../../src/core/parse/preferences';
 import { parseReplan } from '../../src/core/parse/replan';
 import { parseRoadmap } from '../../src/core/parse/roadmap';
 import { parseSlicePlan } from '../../src/core/parse/slice-plan';
-import { parseTaskSummary } from '../../src/core/parse/task-summary';
+import { parseTaskSummary, parseTaskSummaryForState } from '../../src/core/parse/task-summary';
 
 const parsers: Array<[string, (text: string) => unknown]> = [
   ['frontmatter', (t) => parseFrontmatter(t, 'f.md')],
   ['roadmap', (t) => parseRoadmap(t, 1, 'r.md')],
   ['slice plan', (t) => parseSlicePlan(t, 1, 'p.md')],
   ['task summary', (t) => parseTaskSummary(t, 's.md')],
+  ['task summary (the full derive)', (t) => parseTaskSummaryForState(t, 's.md')],
   ['code review', (t) => parseCodeReview(t, 'c.md')],
   ['replan', (t) => parseReplan(t, 'r.md')],
   ['continue', (t) => parseContinueFile(t, 'c.md')],
@@ -74,5 +75,22 @@ describe('parsers round-trip well-formed lines (fast-check)', () => {
       assert.deepEqual(got.map((a) => a.text), actions);
       for (const a of got) assert.equal(lines[a.line - 1], `- ${a.text}`);
     }), { numRuns: 200 });
+  });
+});
+
+describe('the full derive reads a summary as parseTaskSummary does (fast-check)', () => {
+  const summaryLine = fc.oneof(
+    fc.constantFrom('---', 'id: t01', 'parent: S01', 'verification_result: passed', 'verification_result: flaky', 'completed_at: 2026-05-10T14:02:11Z',
+      'completed_at: yesterday', 'blocker_discovered: true', 'duration: [unclosed', 'key_files:', '  - a.ts', '# T01: Title', '**Did the thing.**',
+      '## Known Issues', 'Pending actions:', '- Measure it', '- [x] done', '- None.', '```', ''),
+    fc.string({ maxLength: 40 }),
+  );
+  it('same values the state uses, same diagnostics', () => {
+    fc.assert(fc.property(fc.array(summaryLine, { maxLength: 30 }), (lines) => {
+      const text = lines.join('\n');
+      const full = parseTaskSummary(text, 's.md');
+      const { id, parent, oneLiner, verificationResult, completedAt, blockerDiscovered, pendingActions, diagnostics } = full;
+      assert.deepEqual(parseTaskSummaryForState(text, 's.md'), { id, parent, oneLiner, verificationResult, completedAt, blockerDiscovered, pendingActions, diagnostics });
+    }), { numRuns: 500 });
   });
 });

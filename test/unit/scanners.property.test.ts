@@ -65,7 +65,7 @@ describe('hand-written scanners agree with their plain definitions (fast-check)'
   // letter so that they stay prose (a random `=` or `-` line would be a setext underline, which GSD
   // never writes).
   const summaryLine = fc.oneof(
-    fc.constantFrom('## Known Issues', '## known issues', '##  Known Issues ##', '## Known Issues #', '# T01: Title', '## Deviations', '### Sub', '#', '##', '## ',
+    fc.constantFrom('## Known Issues', '## known issues', '##  Known Issues ##', '## Known Issues #', '## KNOWN ISSUES', '## Known_Issues', '## Known Issuesx', '## \u212Anown Issues', '## Known Issue', '# T01: Title', '## Deviations', '### Sub', '#', '##', '## ',
       'Pending actions:', '**Pending actions:**', 'PENDING ACTIONS', '- Measure it', '* Document it', '+ Plus', '- [ ] open box', '- [x] done already', '- None.',
       '```', '```markdown', '````', '~~~', '~~~~', ' ```', '``` x ```', 'Prose.', 'Text with ``` inside', ''),
     fc.tuple(fc.constantFrom('a', 'Z', 'k'), fc.string({ maxLength: 16 })).map(([a, b]) => (a + b).replace(/[\r\n]/g, '')),

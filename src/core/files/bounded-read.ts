@@ -19,6 +19,10 @@ export class UnreadableFileError extends Error {
 /** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
 
+// The calls of a read, taken once: through the bundle's namespace object each use was a getter call,
+// five per file of a full derive.
+const { openSync, readSync, fstatSync, readFileSync, closeSync } = fs;
+
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 function kindOf(stat: fs.Stats): string {
@@ -38,7 +42,7 @@ function isMissing(error: unknown): boolean {
 
 function openPlain(file: string, flags: number): number | null {
   try {
-    return fs.openSync(file, flags);
+    return openSync(file, flags);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -55,8 +59,16 @@ export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail =
   return readBounded(file, maxBytes, tail, open, false) as Buffer | null;
 }
 
-export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null): string | null {
-  return readBounded(file, maxBytes, false, open ?? openPlain, true) as string | null;
+/**
+ * `listedRegular`: a listing of the file's folder taken moments ago saw a regular file by this name
+ * (the full derive lists every folder it reads). Then the file is read to its end straight away and
+ * the open file is checked (fstat) only when the read says something is off: nothing read, an
+ * error, or more than fits in memory's first buffer. A thing swapped in since the listing is still
+ * opened non-blocking and read bounded; only a FIFO whose writer has written and gone would be read
+ * as text rather than refused.
+ */
+export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null, listedRegular = false): string | null {
+  return readBounded(file, maxBytes, false, open ?? openPlain, true, listedRegular) as string | null;
 }
 
 /**
@@ -65,7 +77,30 @@ export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: 
  */
 const scratch = Buffer.allocUnsafe(64 * 1024);
 
-function readBounded(file: string, maxBytes: number, tail: boolean, open: (file: string, flags: number) => number | null, asText: boolean): Buffer | string | null {
+/**
+ * A listed regular file read to its end into the scratch buffer without an fstat (whose Stats object
+ * was a sixth of a full derive's allocations), or null when the file must go the checked way: it
+ * read as empty (a FIFO without a writer reads so too), the read failed (a folder, a FIFO with
+ * nothing to read) or the file does not fit the buffer. Positions are explicit, so the checked way
+ * reads from the start again.
+ */
+function readListedRegular(fd: number, maxBytes: number): string | null {
+  const room = Math.min(scratch.length, maxBytes + 1);
+  let got = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, scratch, got, room - got, got);
+      if (n === 0) break;
+      got += n;
+      if (got === room) return null;
+    }
+  } catch {
+    return null;
+  }
+  return got === 0 ? null : scratch.toString('utf8', 0, got);
+}
+
+function readBounded(file: string, maxBytes: number, tail: boolean, open: (file: string, flags: number) => number | null, asText: boolean, listedRegular = false): Buffer | string | null {
   let fd: number | null;
   try {
     fd = open(file, OPEN_FLAGS);
@@ -77,7 +112,11 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
   }
   if (fd === null) return null;
   try {
-    const stat = fs.fstatSync(fd);
+    if (asText && listedRegular) {
+      const text = readListedRegular(fd, maxBytes);
+      if (text !== null) return text;
+    }
+    const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFileError(file, 'not-regular', `${file} is ${kindOf(stat)}, not a regular file; not read`);
     if (asText && stat.size > 0 && stat.size <= maxBytes) {
       // The common case of a derive: the size just checked on this open file, read to that size
@@ -86,7 +125,7 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
       const buf = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
       let got = 0;
       while (got < size) {
-        const n = fs.readSync(fd, buf, got, size - got, got);
+        const n = readSync(fd, buf, got, size - got, got);
         if (n === 0) break;
         got += n;
       }
@@ -95,7 +134,7 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
     if (stat.size <= maxBytes) {
       // In one call. The size was checked on this open file just now; a regular file someone
       // appends to meanwhile is read to its end as it is then.
-      const buf = fs.readFileSync(fd);
+      const buf = readFileSync(fd);
       if (buf.length <= maxBytes) return asText ? buf.toString('utf8') : buf;
       if (!tail) throw new UnreadableFileError(file, 'too-large', `${file} grew past the ${(maxBytes / 1048576).toFixed(1)} MB limit while being read; not read`);
       return buf.subarray(buf.length - maxBytes);
@@ -107,12 +146,12 @@ function readBounded(file: string, maxBytes: number, tail: boolean, open: (file:
     const buf = Buffer.allocUnsafe(maxBytes);
     let got = 0;
     while (got < maxBytes) {
-      const n = fs.readSync(fd, buf, got, maxBytes - got, start + got);
+      const n = readSync(fd, buf, got, maxBytes - got, start + got);
       if (n === 0) break;
       got += n;
     }
     return got === maxBytes ? buf : buf.subarray(0, got);
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }

@@ -117,6 +117,11 @@ export class DirIndex {
     return null;
   }
 
+  /** Whether the listing saw a regular file by exactly this name (reading it may skip a check). */
+  isRegular(name: string): boolean {
+    return this.byName.get(name)?.isRegular === true;
+  }
+
   has(name: string): boolean {
     return this.named(name) !== undefined;
   }

@@ -15,6 +15,8 @@ export interface DirEntry {
   name: string;
   isDirectory: boolean;
   isFile: boolean;
+  /** The listing saw a regular file itself (not a link, FIFO or device); absent when not known. */
+  isRegular?: boolean;
 }
 
 export type WriteResult = 'written' | 'conflict';
@@ -30,8 +32,10 @@ export interface GsdStore {
   /**
    * The file's text, or null when it does not exist. Throws OutsideGsdError for a path leading out
    * of the real `.gsd`, UnreadableFileError for a non-regular or too large file, and other I/O errors.
+   * `listedRegular`: the caller's listing of the folder just saw a regular file by this name (a
+   * store may then skip checking the open file when nothing looks off; see bounded-read.ts).
    */
-  readText(path: string): string | null;
+  readText(path: string, listedRegular?: boolean): string | null;
   /** Entries of a folder, or null when it does not exist. */
   list(dir: string): DirEntry[] | null;
   /**
@@ -64,8 +68,8 @@ function isMissing(error: unknown): boolean {
 }
 
 export class NodeGsdStore implements GsdStore {
-  readText(file: string): string | null {
-    return readBoundedText(file, MAX_READ_BYTES, openConfined);
+  readText(file: string, listedRegular = false): string | null {
+    return readBoundedText(file, MAX_READ_BYTES, openConfined, listedRegular);
   }
 
   list(dir: string): DirEntry[] | null {
@@ -86,12 +90,12 @@ export class NodeGsdStore implements GsdStore {
       if (d.isSymbolicLink()) {
         try {
           const s = fs.statSync(path.join(real, d.name));
-          return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory() };
+          return { name: d.name, isDirectory: s.isDirectory(), isFile: !s.isDirectory(), isRegular: false };
         } catch {
-          return { name: d.name, isDirectory: false, isFile: false };
+          return { name: d.name, isDirectory: false, isFile: false, isRegular: false };
         }
       }
-      return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory() };
+      return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory(), isRegular: d.isFile() };
     });
   }
 

@@ -91,8 +91,9 @@ function codeReviewOf(fm: Frontmatter, file: string): CodeReview {
     task,
     cycle,
     verdict: verdict === 'unknown' ? null : verdict,
-    openIssues,
-    resolvedIssues,
+    // Exact-size copies: a list grown by push keeps room for 17 items, and the state keeps these.
+    openIssues: openIssues.length > 0 ? openIssues.slice() : openIssues,
+    resolvedIssues: resolvedIssues.length > 0 ? resolvedIssues.slice() : resolvedIssues,
     wellFormed,
     diagnostics,
   };

@@ -30,6 +30,8 @@ export interface FrontmatterBlock {
   eol: '\n' | '\r\n';
   present: boolean;
   closed: boolean;
+  /** 1-based line of the file on which the body starts. */
+  bodyStartLine: number;
 }
 
 /** Where a `---` fence line starting at `at` ends (after its line break), or -1 if it is not one. */
@@ -53,15 +55,24 @@ export function findFrontmatterBlock(text: string): FrontmatterBlock {
   const yamlStart = fenceLineEnd(text, at);
   // The opening fence needs its own line break; `---` alone is not a block.
   if (yamlStart === -1 || text.charCodeAt(yamlStart - 1) !== 10) {
-    return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false };
+    return { yaml: null, yamlStart: 0, yamlEnd: 0, bodyStart: 0, eol: '\n', present: false, closed: false, bodyStartLine: 1 };
   }
   const eol = text.charCodeAt(yamlStart - 2) === 13 ? '\r\n' : '\n';
-  // Searching from the opening fence's own line break also finds an empty block (--- right after ---).
-  for (let nl = text.indexOf('\n---', yamlStart - 1); nl !== -1; nl = text.indexOf('\n---', nl + 1)) {
-    const bodyStart = fenceLineEnd(text, nl + 1);
-    if (bodyStart !== -1) return { yaml: text.slice(yamlStart, nl + 1), yamlStart, yamlEnd: nl + 1, bodyStart, eol, present: true, closed: true };
+  // Line by line from the one after the opening fence (an empty block closes right there), counting
+  // lines on the way: the body's line number comes with the scan instead of a second pass.
+  let line = 2;
+  for (let at = yamlStart; at < text.length; line++) {
+    if (text.charCodeAt(at) === 45) {
+      const bodyStart = fenceLineEnd(text, at);
+      if (bodyStart !== -1) {
+        return { yaml: text.slice(yamlStart, at), yamlStart, yamlEnd: at, bodyStart, eol, present: true, closed: true, bodyStartLine: text.charCodeAt(bodyStart - 1) === 10 ? line + 1 : line };
+      }
+    }
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
   }
-  return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false };
+  return { yaml: null, yamlStart, yamlEnd: text.length, bodyStart: yamlStart, eol, present: true, closed: false, bodyStartLine: 2 };
 }
 
 export function countLines(text: string, end = text.length): number {
@@ -105,18 +116,18 @@ function valueAfterKey(yaml: string, start: number, key: string): number {
 }
 
 /**
- * Whether the next line from `at` with content (not blank, not a comment) is indented. After a value,
- * YAML folds such a line into it; at the top, the whole mapping is indented. Either way the YAML
- * parser decides.
+ * Whether the next line from `at` with content (not blank, not a comment) is indented, up to `to`.
+ * After a value, YAML folds such a line into it; at the top, the whole mapping is indented. Either
+ * way the YAML parser decides.
  */
-function nextContentIndented(yaml: string, at: number): boolean {
+function nextContentIndented(text: string, at: number, to: number): boolean {
   let lineStart = at;
-  for (let i = at; i < yaml.length; i++) {
-    const c = yaml.charCodeAt(i);
+  for (let i = at; i < to; i++) {
+    const c = text.charCodeAt(i);
     if (c === 10) lineStart = i + 1;
     else if (c === 35) {
-      const nl = yaml.indexOf('\n', i);
-      if (nl === -1) return false;
+      const nl = text.indexOf('\n', i);
+      if (nl === -1 || nl >= to) return false;
       i = nl;
       lineStart = nl + 1;
     } else if (c !== 32 && c !== 9 && c !== 13) return i > lineStart;
@@ -125,26 +136,28 @@ function nextContentIndented(yaml: string, at: number): boolean {
 }
 
 /**
- * The wanted keys read line by line, or null when any of them needs the real parser. A scan by hand:
- * a summary's frontmatter is mostly lists the core does not read, and a regex over every line was
- * the largest single cost of a full derive after reading the files.
+ * The wanted keys read line by line from the YAML between `from` and `to` in the file's text, or
+ * null when any of them needs the real parser. A scan by hand: a summary's frontmatter is mostly
+ * lists the core does not read, and a regex over every line was the largest single cost of a full
+ * derive after reading the files. It reads the file's own text by offsets (not a slice of it), so
+ * each character is read straight rather than through the slice.
  */
-function readKeys(yaml: string, keys: readonly string[]): Record<string, unknown> | null {
+function readKeys(text: string, from: number, to: number, keys: readonly string[]): Record<string, unknown> | null {
   const table = keyTable(keys);
-  if (nextContentIndented(yaml, 0)) return null;
+  if (nextContentIndented(text, from, to)) return null;
   const data: Record<string, unknown> = {};
-  for (let start = 0; start < yaml.length; ) {
-    let end = yaml.indexOf('\n', start);
-    if (end === -1) end = yaml.length;
-    const candidates = table[yaml.charCodeAt(start)];
+  for (let start = from; start < to; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    const candidates = table[text.charCodeAt(start)];
     if (candidates) {
       for (const key of candidates) {
-        const value = valueAfterKey(yaml, start, key);
+        const value = valueAfterKey(text, start, key);
         if (value === -1 || value > end) continue;
-        const raw = yaml.slice(value, yaml.charCodeAt(end - 1) === 13 ? end - 1 : end).trim();
+        const raw = text.slice(value, text.charCodeAt(end - 1) === 13 ? end - 1 : end).trim();
         if (raw === '' || Object.prototype.hasOwnProperty.call(data, key)) return null;
         const scalar = plainScalar(raw);
-        if (!scalar || nextContentIndented(yaml, end + 1)) return null;
+        if (!scalar || nextContentIndented(text, end + 1, to)) return null;
         data[key] = scalar.value;
         break;
       }
@@ -213,7 +226,7 @@ export function parseYaml(yaml: string, file: string, lineOffset: number): { dat
 export function parseFrontmatter(text: string, file: string, options: ParseOptions = {}): Frontmatter {
   const block = findFrontmatterBlock(text);
   if (!block.present) return { data: {}, body: text, bodyStartLine: 1, present: false, diagnostics: [] };
-  const bodyStartLine = countLines(text, block.bodyStart) + 1;
+  const bodyStartLine = block.bodyStartLine;
   const body = text.slice(block.bodyStart);
   if (!block.closed) {
     // Half-written or hand-broken file: keep the body readable and say why the keys are missing.
@@ -227,7 +240,7 @@ export function parseFrontmatter(text: string, file: string, options: ParseOptio
   }
   const yaml = block.yaml!;
   if (options.onlyKeys && !NON_PRINTABLE.test(yaml)) {
-    const picked = readKeys(yaml, options.onlyKeys);
+    const picked = readKeys(text, block.yamlStart, block.yamlEnd, options.onlyKeys);
     if (picked) return { data: picked, body, bodyStartLine, present: true, diagnostics: [] };
   }
   const { data, diagnostics } = parseYaml(yaml, file, 2);

@@ -130,13 +130,31 @@ function isTopHeading(body: string, at: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || i === body.length;
 }
 
+/**
+ * Whether `body` at `i` spells `name` in any case, as `toLowerCase()` of both compares them, without
+ * copying the text (this runs for every `##` heading of every summary in a full derive). ASCII is
+ * folded here; anything else (the Kelvin sign lower-cases to `k`) is left to toLowerCase.
+ */
+function spellsIgnoringCase(body: string, i: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    const c = body.charCodeAt(i + k);
+    const want = name.charCodeAt(k);
+    if (c === want) continue;
+    if (c > 127 || want > 127) return body.slice(i, i + name.length).toLowerCase() === name.toLowerCase();
+    const lower = c >= 65 && c <= 90 ? c + 32 : c;
+    const wantLower = want >= 65 && want <= 90 ? want + 32 : want;
+    if (lower !== wantLower || lower < 97 || lower > 122) return false;
+  }
+  return true;
+}
+
 /** Whether the line at `at` is `##`, blanks, `name` in any case, then closing blanks and `#`s. */
 function isNamedHeading(body: string, at: number, name: string): boolean {
   if (body.charCodeAt(at) !== 35 || body.charCodeAt(at + 1) !== 35) return false;
   let i = at + 2;
   if (body.charCodeAt(i) !== 32 && body.charCodeAt(i) !== 9) return false;
   while (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9) i++;
-  return body.slice(i, i + name.length).toLowerCase() === name.toLowerCase() && headingTailEnds(body, i + name.length);
+  return spellsIgnoringCase(body, i, name) && headingTailEnds(body, i + name.length);
 }
 
 /**

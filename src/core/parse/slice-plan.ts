@@ -149,5 +149,8 @@ export function parseSlicePlan(body: string, bodyStartLine: number, file: string
       else current.verify = detail[2].trim();
     }
   }
+  // Lists grown by push keep room for 17 items; most tasks name one or two files, and the state keeps
+  // every list for as long as it lives (each kept byte is copied twice by the young-generation GC).
+  for (const t of tasks) if (t.files.length > 0) t.files = t.files.slice();
   return { title, ...(goal ? { goal } : {}), tasks, diagnostics };
 }

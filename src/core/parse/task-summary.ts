@@ -63,7 +63,14 @@ function titleBlock(body: string): { title: string; following: string } | null {
 /** A copy that does not keep the whole file alive (a substring of 13+ characters points into it). */
 const own = (s: string | undefined): string | undefined => (s === undefined || s.length < 13 ? s : (' ' + s).slice(1));
 
-export function parseTaskSummary(text: string, file: string): TaskSummary {
+/** What the full derive keeps of a summary; the rest of TaskSummary is for other readers. */
+export type TaskSummaryForState = Pick<TaskSummary, 'id' | 'parent' | 'oneLiner' | 'verificationResult' | 'completedAt' | 'blockerDiscovered' | 'pendingActions' | 'diagnostics'>;
+
+/** The canonical string of each known verification result, so thousands of summaries share four. */
+const VERIFICATION_RESULT_STRINGS = new Map([...VERIFICATION_RESULTS].map((v) => [v, v]));
+
+/** The frontmatter, Known Issues and one-liner of a summary: the part both readings share. */
+function readSummary(text: string, file: string) {
   const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
   const diagnostics = fm.diagnostics.slice();
   // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
@@ -81,6 +88,11 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
   if (completedAt && Number.isNaN(Date.parse(completedAt))) {
     diagnostics.push({ file, line: 1, severity: 'warning', message: `completed_at "${completedAt}" is not an ISO time; completion order falls back to plan order` });
   }
+  return { fm, diagnostics, knownText, pendingActions, head, oneLiner, verificationResult, completedAt };
+}
+
+export function parseTaskSummary(text: string, file: string): TaskSummary {
+  const { fm, diagnostics, knownText, pendingActions, head, oneLiner, verificationResult, completedAt } = readSummary(text, file);
   // One literal with every key (absent ones undefined): thousands of these are kept, and adding
   // keys one by one gave each an extra property store.
   return {
@@ -95,6 +107,27 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
     blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
     knownIssues: own((knownText.includes('\r') ? knownText.replace(/\r\n/g, '\n') : knownText).trim())!,
     pendingActions,
+    diagnostics,
+  };
+}
+
+/**
+ * The summary as the full derive keeps it: the same values and diagnostics as parseTaskSummary,
+ * without what the state never uses (title, Known Issues text, milestone, duration). A derive keeps
+ * one per done task until it ends (the StateIndex for good), and every byte kept is copied by the
+ * garbage collector's young generation, twice: that was a tenth of a cold full derive.
+ */
+export function parseTaskSummaryForState(text: string, file: string): TaskSummaryForState {
+  const { fm, diagnostics, pendingActions, oneLiner, verificationResult, completedAt } = readSummary(text, file);
+  return {
+    id: fmString(fm.data, 'id')?.toUpperCase(),
+    parent: fmString(fm.data, 'parent'),
+    oneLiner: own(oneLiner),
+    verificationResult: verificationResult === undefined ? undefined : (VERIFICATION_RESULT_STRINGS.get(verificationResult) ?? verificationResult),
+    completedAt: own(completedAt),
+    blockerDiscovered: fmBoolean(fm.data, 'blocker_discovered'),
+    // The action's text is a slice of its line: copied, so the summary's text is not kept for it.
+    pendingActions: pendingActions.length === 0 ? pendingActions : pendingActions.map((a) => ({ text: own(a.text)!, line: a.line })),
     diagnostics,
   };
 }

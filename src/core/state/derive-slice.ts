@@ -7,7 +7,7 @@ import { countLines, fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import type { ProjectFiles } from './project-files';
 import { parseReplan } from '../parse/replan';
 import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
-import { parseTaskSummary } from '../parse/task-summary';
+import { parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import type { DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from '../model/types';
@@ -181,7 +181,7 @@ function taskEntry(
   const hookState = mergedTaskState(sidecarState?.value ?? null, planState?.value ?? null);
   const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
   const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
-  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummary) : null;
+  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummaryForState) : null;
   if (summary) addAll(diagnostics, summary.diagnostics);
   const s = summary?.value ?? null;
   if (s && s.id && s.id !== t.id) {
@@ -296,7 +296,8 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
       if (id && (!sidecarsByTask.has(id) || e.name.length === id.length + SIDECAR_TAIL.length)) sidecarsByTask.set(id, e.name);
       continue;
     }
-    const m = e.isFile ? REVIEW_FILE.exec(e.name) : null;
+    // No review name is shorter than `T1-CODE-REVIEW.md`: plans and summaries skip the pattern.
+    const m = e.isFile && e.name.length >= 17 ? REVIEW_FILE.exec(e.name) : null;
     if (!m) continue;
     const id = m[1].toUpperCase();
     const list = reviewsByTask.get(id) ?? [];
@@ -313,7 +314,8 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   }
   for (const e of part.planFound ? tasksDir?.entries ?? [] : []) {
     // Cheap tests first: every done task has a summary, and they are nearly all planned.
-    if (!e.isFile || !SUMMARY_SUFFIX.test(e.name)) continue;
+    // `…SUMMARY.md` has a Y (any case) fourth from the end: plans and reviews skip the pattern.
+    if (!e.isFile || (e.name.charCodeAt(e.name.length - 4) | 32) !== 121 || !SUMMARY_SUFFIX.test(e.name)) continue;
     const dash = e.name.indexOf('-');
     if (dash > 0 && planned.has(e.name.slice(0, dash).toUpperCase())) continue;
     const m = /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name);

@@ -53,15 +53,16 @@ export class ProjectFiles {
 
   /** Reads and parses a file once; broken input becomes diagnostics, never an exception. */
   parse<T>(file: string, parser: Parser<T>): Parsed<T> {
-    return this.parseIn(path.dirname(file), path.basename(file), file, parser);
+    const dir = path.dirname(file);
+    return this.parseIn(dir, path.basename(file), file, parser, this.dirs.get(dir));
   }
 
   /** `parse()` for an entry of a listed folder; `file` is `dir.join(name)`. */
   parseEntry<T>(dir: DirIndex, name: string, file: string, parser: Parser<T>): Parsed<T> {
-    return this.parseIn(dir.dir, name, file, parser);
+    return this.parseIn(dir.dir, name, file, parser, dir);
   }
 
-  private parseIn<T>(dir: string, name: string, file: string, parser: Parser<T>): Parsed<T> {
+  private parseIn<T>(dir: string, name: string, file: string, parser: Parser<T>, listing: DirIndex | null | undefined): Parsed<T> {
     let inDir = this.parsed.get(dir);
     if (!inDir) {
       inDir = new Map();
@@ -69,17 +70,19 @@ export class ProjectFiles {
     }
     const cached = inDir.get(name);
     if (cached) return cached as Parsed<T>;
-    const result = this.readAndParse(file, parser);
+    // The folder's listing, when we have it, says whether this is a regular file (the read then
+    // needs no check of the open file unless something looks off).
+    const result = this.readAndParse(file, parser, listing?.isRegular(name) === true);
     inDir.set(name, result);
     return result;
   }
 
-  private readAndParse<T>(file: string, parser: Parser<T>): Parsed<T> {
+  private readAndParse<T>(file: string, parser: Parser<T>, listedRegular: boolean): Parsed<T> {
     let text: string | null;
     try {
       this.reads++;
       this.readPaths?.push(file);
-      text = this.store.readText(file);
+      text = this.store.readText(file, listedRegular);
     } catch (error) {
       // A link out of `.gsd`, a FIFO, a device or a huge file: refused on purpose, said plainly.
       if (error instanceof UnreadableFileError || error instanceof OutsideGsdError) return { value: null, diagnostics: [{ file, severity: 'warning', message: error.message }] };
