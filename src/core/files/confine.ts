@@ -195,7 +195,8 @@ function plainNameFrom(file: string, from: number): boolean {
  */
 export function openConfined(file: string, flags: number): number | null {
   const last = lastOpened;
-  if (last !== null && file.startsWith(last.prefix) && plainNameFrom(file, last.prefix.length) && Date.now() - last.at < DIR_CACHE_MS) {
+  // Only where the open itself refuses a link (O_NOFOLLOW): elsewhere the full way judges the name.
+  if (NO_FOLLOW !== 0 && last !== null && file.startsWith(last.prefix) && plainNameFrom(file, last.prefix.length) && Date.now() - last.at < DIR_CACHE_MS) {
     try {
       return fs.openSync(last.real === null ? file : last.real + file.slice(last.prefix.length), flags | NO_FOLLOW);
     } catch (error) {
