@@ -40,8 +40,8 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
       workspace.onDidLogHookEvent((handle) => {
         this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
-        // The group appears with the first event: that changes the top level.
-        this.tell(group);
+        // The group appears with the first event: that changes the project's top level.
+        this.tell(group ?? this.topLevelOf(handle));
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
       this.changed,
@@ -65,7 +65,16 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   }
 
   private ctx(handle: ProjectHandle): PanelContext {
-    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle) };
+    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle), underProjectRoot: this.workspace.list().length > 1 };
+  }
+
+  /**
+   * What to refresh when a project's top level changes (milestones, the pending actions group, the
+   * hook events group): its root node when the panel shows several projects, else the whole tree.
+   * A root alone is one batch of one in VS Code's fetching (see opening.ts), the whole tree is not.
+   */
+  private topLevelOf(handle: ProjectHandle): PanelNode | undefined {
+    return this.workspace.list().length > 1 ? this.cache.get(projectNodeId(handle.project.gsdDir)) : undefined;
   }
 
   getTreeItem(node: PanelNode): vscode.TreeItem {
@@ -141,7 +150,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
-      this.tell(undefined);
+      this.tell(this.topLevelOf(handle));
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
