@@ -18,7 +18,7 @@
 // nodes' children in one turn loses no time. Only the data source's timers are touched (found by the
 // text of their callback, the same in every version).
 export function lateTreeTimers(lateMs) {
-  const realSetTimeout = window.setTimeout.bind(window);
+  const realSetTimeout = globalThis.setTimeout.bind(globalThis);
   const held = [];
   let pump = null;
   const isTreeBatchTimer = (handler, timeout) => typeof handler === 'function' && !timeout && String(handler).includes('Bad progress location');
@@ -32,7 +32,7 @@ export function lateTreeTimers(lateMs) {
     pump = null;
     for (const fn of held.splice(0)) realSetTimeout(fn, 0);
   };
-  window.setTimeout = function (handler, timeout, ...args) {
+  globalThis.setTimeout = function (handler, timeout, ...args) {
     if (!isTreeBatchTimer(handler, timeout)) return realSetTimeout(handler, timeout, ...args);
     held.push(() => handler(...args));
     if (!pump) pump = realSetTimeout(fireFirst, 0);
