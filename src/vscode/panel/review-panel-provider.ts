@@ -117,9 +117,9 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   /**
    * Tells VS Code what to draw again, once per turn: several changes in a row (a state change, then
-   * the next unit it moves) become one refresh, so VS Code never gets an element's refresh while it
-   * is still fetching the tree of an earlier one (VS Code 1.139 then drew rows under the wrong
-   * parent in a multi-root panel). `undefined` is the whole tree.
+   * the next unit it moves) become one refresh. (The rows VS Code 1.139 drew under the wrong parent
+   * in a multi-root panel came from its batched fetching, not from refreshes: see opening.ts.)
+   * `undefined` is the whole tree.
    */
   private tell(node: PanelNode | PanelNode[] | undefined): void {
     if (!this.toTell) {
