@@ -71,7 +71,14 @@ async function setUp(names: Array<'ledgerline' | 'flight-sim'>) {
   return { ws, panel, told, ledgerline: handles[names.indexOf('ledgerline')], flightSim: handles[names.indexOf('flight-sim')] };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+/** Waits until the provider stops telling VS Code (with several projects it tells one project at a time). */
+async function settled(told: unknown[]): Promise<void> {
+  let n = -1;
+  while (n !== told.length) {
+    n = told.length;
+    await new Promise((r) => setTimeout(r, 400));
+  }
+}
 
 interface Walked {
   node: PanelNode;
@@ -146,7 +153,7 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
     // A task ticked in flight-sim: a refresh of its nodes, each the element the tree has.
     const beforeTick = known();
     ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S02-CONTROLS/S02-CONTROLS-PLAN.md', (t) => t.replace('- [ ] **T01', '- [x] **T01'));
-    await tick();
+    await settled(told);
     const fired = told.splice(0).flatMap((e) => (e === undefined ? [] : Array.isArray(e) ? e : [e]));
     assert.ok(fired.length > 0, 'the tick refreshes nodes');
     for (const n of fired) assert.equal(beforeTick.get(n.id), n, `refreshed ${n.id} is the element VS Code got`);
@@ -154,12 +161,36 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
 
     // flight-sim's only pending action goes: its group leaves the tree (a bigger refresh).
     ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S01-PHYSICS/tasks/T02-GRAVITY-SUMMARY.md', (t) => t.replace('- Tune the stall angle for the glider', ''));
-    await tick();
+    await settled(told);
     // Its root alone is refreshed, not the whole tree: one batch of one when VS Code fetches again.
     assert.deepEqual(told.splice(0).map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)), [[`gsd:${flightSim.project.gsdDir}`]]);
     const after = checkWalk(panel, parents);
     assert.ok(!after.some((w) => w.id === `gsd:${flightSim.project.gsdDir}#pending`), 'the group went');
     assert.ok(after.some((w) => w.id === `gsd:${ledgerline.project.gsdDir}#pending`), "ledgerline's group stays");
+  });
+
+  it("two projects: each refresh VS Code gets holds one project's nodes, also for Refresh and a change in both at once", async () => {
+    const { ws, panel, told, ledgerline, flightSim } = await setUp(['ledgerline', 'flight-sim']);
+    const before = new Map(walk(panel).map((w) => [w.id, w.node]));
+    const project = (id: string) => (id.startsWith(`gsd:${ledgerline.project.gsdDir}`) ? 'ledgerline' : id.startsWith(`gsd:${flightSim.project.gsdDir}`) ? 'flight-sim' : id);
+    /** Waits until the fires stop (they come one project at a time), then the projects each fire named. */
+    const fires = async () => {
+      await settled(told);
+      return told.splice(0).map((e) => {
+        assert.ok(e !== undefined, 'no whole-tree refresh');
+        const nodes = Array.isArray(e) ? e : [e];
+        for (const node of nodes) assert.equal(before.get(node.id), node, `${node.id} is the element VS Code got`);
+        return [...new Set(nodes.map((node) => project(node.id)))];
+      });
+    };
+    // The Refresh command: the same projects found again, then each one's state read anew.
+    ws.projects.fire();
+    for (const h of ws.handles) ws.stateChange.fire({ handle: h, changes: { project: true, structure: true, milestones: new Set(), slices: new Set() }, paths: [] });
+    assert.deepEqual(await fires(), [['ledgerline'], ['flight-sim']]);
+    // A task ticked in each project in the same turn: still one refresh each (in the workspace's order).
+    ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S02-CONTROLS/S02-CONTROLS-PLAN.md', (t) => t.replace('- [ ] **T02', '- [x] **T02'));
+    ws.edit(ledgerline, 'milestones/M002-k7q2xz/slices/S02/S02-PLAN.md', (t) => t.replace('- [ ] **T03', '- [x] **T03'));
+    assert.deepEqual(await fires(), [['ledgerline'], ['flight-sim']]);
   });
 
   it('two projects: no batch VS Code fetches on opening the view can be answered with another batch', async () => {

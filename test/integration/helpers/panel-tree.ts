@@ -6,14 +6,14 @@ import type { ReviewPanelProvider } from '../../../src/vscode/panel/review-panel
 import { labelOf } from './extension';
 import type { TreeRow } from './workbench';
 
-/** Rows of a view opened for the first time (nothing expanded or collapsed by hand). */
-export function rowsOnOpen(panel: ReviewPanelProvider): TreeRow[] {
+/** Rows of a view opened for the first time, plus the nodes opened by hand (`opened`, ids). */
+export function rowsOnOpen(panel: ReviewPanelProvider, opened: ReadonlySet<string> = new Set()): TreeRow[] {
   const rows: TreeRow[] = [];
   const walk = (nodes: PanelNode[], level: number) => {
     for (const n of nodes) {
       const item = panel.getTreeItem(n);
       rows.push({ level, label: labelOf(item) });
-      if (item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded) walk(panel.getChildren(n), level + 1);
+      if (item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded || opened.has(n.id)) walk(panel.getChildren(n), level + 1);
     }
   };
   walk(panel.getChildren(), 1);
@@ -43,4 +43,25 @@ export function dumpPanel(panel: ReviewPanelProvider): DumpedNode[] {
   };
   walk(panel.getChildren(), null);
   return out;
+}
+
+/**
+ * Resolves once VS Code has asked the provider for no children for `quietMs` (a refresh it is still
+ * drawing asks for the children of each level it opens), or after `capMs` in all.
+ */
+export async function whenPanelQuiet(panel: ReviewPanelProvider, quietMs = 3000, capMs = 30_000): Promise<void> {
+  let last = Date.now();
+  const own = Object.getOwnPropertyDescriptor(panel, 'getChildren');
+  const original = panel.getChildren.bind(panel);
+  panel.getChildren = (node?: PanelNode) => {
+    last = Date.now();
+    return original(node);
+  };
+  try {
+    const end = Date.now() + capMs;
+    while (Date.now() - last < quietMs && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    if (own) Object.defineProperty(panel, 'getChildren', own);
+    else delete (panel as { getChildren?: unknown }).getChildren;
+  }
 }
