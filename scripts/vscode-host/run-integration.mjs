@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lateTreeTimers } from './late-tree-timers.mjs';
 import { onExitRequest } from './lifetime.mjs';
 import { copyTracked } from './tracked-copy.cjs';
 import { createRequire } from 'node:module';
@@ -23,6 +24,13 @@ let artifactsDir = artifactsRoot;
 const RUN_TIMEOUT_MS = Number(process.env.GSD_TEST_TIMEOUT_MS ?? 10 * 60_000);
 /** A test silent this long gets a line saying which one is running. */
 const QUIET_MS = 15_000;
+/**
+ * Windows whose page holds the late timers of a tree view's batch (late-tree-timers.mjs): the
+ * multi-root window always (its panel fetches several nodes' children per turn), every window with
+ * GSD_TEST_LATE_TREE_TIMERS=1, none with GSD_TEST_LATE_TREE_TIMERS=0.
+ */
+const LATE_TREE_TIMERS_MS = 1500;
+const lateTreeTimersIn = (kind) => (process.env.GSD_TEST_LATE_TREE_TIMERS === '1' ? true : process.env.GSD_TEST_LATE_TREE_TIMERS === '0' ? false : kind === 'multi-root');
 
 /** Copies of the tracked sample (as git has it), so a user's runs of the CLI on sample-project/ never leak in. */
 function prepareWorkspaces(base) {
@@ -107,6 +115,10 @@ async function runOne(browser, server, run, logDir, bridgeDir, workbenchUrl, tar
   let resolveExit;
   const exited = new Promise((r) => (resolveExit = r));
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+  if (lateTreeTimersIn(run.kind)) {
+    await page.addInitScript(lateTreeTimers, LATE_TREE_TIMERS_MS);
+    console.log(`  (tree views' batched timers held ${LATE_TREE_TIMERS_MS} ms in this window: scripts/vscode-host/late-tree-timers.mjs)`);
+  }
 
   const logFile = path.join(logDir, `${run.kind}.log`);
   const progressFile = path.join(logDir, `${run.kind}.current`);
@@ -191,6 +203,18 @@ async function widenSideBar(page) {
   await page.mouse.up();
 }
 
+/** The rows the side bar's tree shows, top to bottom: depth (1 = top level) and label. */
+function sideBarRows(page) {
+  return page
+    .$$eval('.part.sidebar .monaco-list-row[aria-level]', (rows) =>
+      rows
+        .map((r) => ({ top: r.getBoundingClientRect().top, level: Number(r.getAttribute('aria-level')), label: r.querySelector('.label-name')?.textContent ?? '' }))
+        .sort((a, b) => a.top - b.top)
+        .map(({ level, label }) => ({ level, label })),
+    )
+    .catch(() => []);
+}
+
 /** A test asked for a screenshot of the real workbench and for which texts the page shows. */
 async function answerWorkbenchRequest(page, kind, request) {
   await widenSideBar(page).catch(() => undefined);
@@ -207,13 +231,17 @@ async function answerWorkbenchRequest(page, kind, request) {
       .waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) })
       .catch(() => undefined);
   }
+  // Rows asked for: the side bar's tree rows (depth and label) must come to equal them in that time.
+  const wantRows = request.expectRows ? JSON.stringify(request.expectRows) : undefined;
+  while (wantRows && JSON.stringify(await sideBarRows(page)) !== wantRows && Date.now() < deadline) await page.waitForTimeout(200);
   await page.waitForTimeout(300);
   await page.screenshot({ path: shot });
   const seen = {};
   for (const text of request.expectTexts ?? []) {
     seen[text] = await page.getByText(text, { exact: false }).first().isVisible().catch(() => false);
   }
-  const answer = JSON.stringify({ screenshot: shot, seen });
+  const rows = request.expectRows ? await sideBarRows(page) : undefined;
+  const answer = JSON.stringify({ screenshot: shot, seen, rows });
   fs.writeFileSync(`${request.response}.tmp`, answer);
   fs.renameSync(`${request.response}.tmp`, request.response);
   console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}`);

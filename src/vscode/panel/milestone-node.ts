@@ -4,7 +4,7 @@ import { findUnit } from '../../core/model/find-unit';
 import type { MilestoneEntry } from '../../core/model/types';
 import { milestoneContext } from './context-values';
 import { unitNodeId } from './node-ids';
-import { markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { collapsible, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
 import { SliceNode } from './slice-node';
 
 export class MilestoneNode extends PanelNode {
@@ -21,7 +21,7 @@ export class MilestoneNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const m = this.milestone();
-    const item = new vscode.TreeItem(`${this.mid}: ${m?.title ?? ''}`, m?.slices.length ? (m.status === 'active' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(`${this.mid}: ${m?.title ?? ''}`, collapsible(this.c, !!m?.slices.length, m?.status === 'active'));
     item.id = this.id;
     if (!m) return item;
     item.iconPath = statusIcon(m.status);

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ProjectHandle } from '../gsd-workspace';
 import type { TaskEntry } from '../../core/model/types';
+import { opening, type Opening } from './opening';
 import type { ProjectSnapshot } from './project-snapshot';
 
 export interface NodeFactory {
@@ -35,6 +36,19 @@ export interface PanelContext {
   nodes: NodeFactory;
   /** This refresh's snapshot of the project. */
   snapshot(): ProjectSnapshot;
+  /** The panel shows several projects, this one under its own root node. */
+  underProjectRoot: boolean;
+}
+
+const COLLAPSIBLE: Record<Opening, vscode.TreeItemCollapsibleState> = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+};
+
+/** How a node opens (see opening.ts: VS Code's batched fetching decides what may open by itself). */
+export function collapsible(c: PanelContext, hasChildren: boolean, wantsOpen: boolean): vscode.TreeItemCollapsibleState {
+  return COLLAPSIBLE[opening(hasChildren, wantsOpen, c.underProjectRoot)];
 }
 
 const ICONS: Record<string, [string, string?]> = {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { PENDING_GROUP_CONTEXT } from './context-values';
 import { pendingActionNodeId, pendingGroupNodeId } from './node-ids';
-import { md, PanelNode, type PanelContext } from './panel-node';
+import { collapsible, md, PanelNode, type PanelContext } from './panel-node';
 import { PendingActionNode } from './pending-action-node';
 
 export class PendingGroupNode extends PanelNode {
@@ -13,7 +13,7 @@ export class PendingGroupNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const n = this.c.snapshot().state.pendingActions.length;
-    const item = new vscode.TreeItem(vscode.l10n.t('Pending actions'), vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(vscode.l10n.t('Pending actions'), collapsible(this.c, n > 0, true));
     item.id = this.id;
     item.description = String(n);
     item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));

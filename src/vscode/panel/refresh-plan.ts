@@ -32,3 +32,17 @@ export function nextMarkIds(gsdDir: string, before: string | null, after: string
   const units = [before, after].filter((u): u is string => u !== null);
   return [...new Set([projectNodeId(gsdDir), ...units.map((u) => unitNodeId(gsdDir, u))])];
 }
+
+/**
+ * Node ids grouped by the project they belong to (a project's nodes have ids under its id), in the
+ * order of `gsdDirs`; ids under none of them form a last group (`gsdDir` null). No empty groups.
+ */
+export function byProject(ids: Iterable<string>, gsdDirs: readonly string[]): Array<{ gsdDir: string | null; ids: string[] }> {
+  const roots = gsdDirs.map((d) => projectNodeId(d));
+  const groups = [...gsdDirs, null].map((gsdDir) => ({ gsdDir, ids: [] as string[] }));
+  for (const id of ids) {
+    const i = roots.findIndex((r) => id === r || id.startsWith(`${r}/`) || id.startsWith(`${r}#`));
+    groups[i < 0 ? roots.length : i].ids.push(id);
+  }
+  return groups.filter((g) => g.ids.length > 0);
+}

@@ -8,7 +8,7 @@ import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
 import { ProjectNode, projectChildren } from './project-node';
 import { ProjectSnapshots } from './project-snapshot';
-import { nextMarkIds, refreshPlan } from './refresh-plan';
+import { byProject, nextMarkIds, refreshPlan } from './refresh-plan';
 
 export interface PanelRefresh {
   /** True when the whole tree was refreshed. */
@@ -16,6 +16,13 @@ export interface PanelRefresh {
   ids: string[];
   at: number;
 }
+
+/**
+ * VS Code's extension host merges the onDidChangeTreeData fires that come within 200 ms of each other
+ * into one refresh, and runs its refreshes one after another (extHostTreeViews.ts: Event.debounce of
+ * 200 ms, leading, and _refreshQueue). Fires further apart than this are refreshes of their own.
+ */
+const PROJECT_REFRESH_SPACING_MS = 250;
 
 export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>();
@@ -29,10 +36,16 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   private pendingGroups = new Map<string, boolean>();
   /** Refreshes asked for in this turn, told to VS Code once at its end (see tell()). */
   private toTell: { full: boolean; nodes: Set<PanelNode> } | null = null;
+  /** Several projects: the nodes still to tell VS Code, one project per refresh (see tellNextProject). */
+  private projectQueue: Array<{ gsdDir: string | null; nodes: Set<PanelNode> }> = [];
+  private spacing: ReturnType<typeof setTimeout> | undefined;
+  /** The projects the tree was last built for (a Refresh of the same projects keeps the nodes). */
+  private shownProjects: readonly ProjectHandle[];
 
   constructor(private readonly workspace: GsdWorkspace) {
     this.snapshots = new ProjectSnapshots(workspace);
     this.snapshots.retake();
+    this.shownProjects = workspace.list();
     this.subscriptions = [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
@@ -40,8 +53,8 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
       workspace.onDidLogHookEvent((handle) => {
         this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
-        // The group appears with the first event: that changes the top level.
-        this.tell(group);
+        // The group appears with the first event: that changes the project's top level.
+        this.tell(group ?? this.topLevelOf(handle));
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
       this.changed,
@@ -65,7 +78,16 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   }
 
   private ctx(handle: ProjectHandle): PanelContext {
-    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle) };
+    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle), underProjectRoot: this.workspace.list().length > 1 };
+  }
+
+  /**
+   * What to refresh when a project's top level changes (milestones, the pending actions group, the
+   * hook events group): its root node when the panel shows several projects, else the whole tree.
+   * A root alone is one batch of one in VS Code's fetching (see opening.ts), the whole tree is not.
+   */
+  private topLevelOf(handle: ProjectHandle): PanelNode | undefined {
+    return this.workspace.list().length > 1 ? this.cache.get(projectNodeId(handle.project.gsdDir)) : undefined;
   }
 
   getTreeItem(node: PanelNode): vscode.TreeItem {
@@ -108,9 +130,9 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
 
   /**
    * Tells VS Code what to draw again, once per turn: several changes in a row (a state change, then
-   * the next unit it moves) become one refresh, so VS Code never gets an element's refresh while it
-   * is still fetching the tree of an earlier one (VS Code 1.139 then drew rows under the wrong
-   * parent in a multi-root panel). `undefined` is the whole tree.
+   * the next unit it moves) become one refresh. (The rows VS Code 1.139 drew under the wrong parent
+   * in a multi-root panel came from its batched fetching, not from refreshes: see opening.ts.)
+   * `undefined` is the whole tree.
    */
   private tell(node: PanelNode | PanelNode[] | undefined): void {
     if (!this.toTell) {
@@ -119,16 +141,57 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
         const t = this.toTell;
         this.toTell = null;
         if (!t) return;
-        if (t.full) this.changed.fire(undefined);
-        else if (t.nodes.size) this.changed.fire([...t.nodes]);
+        if (t.full) {
+          this.projectQueue = [];
+          this.changed.fire(undefined);
+        } else if (t.nodes.size) this.tellByProject([...t.nodes]);
       }, 0);
     }
     if (node === undefined) this.toTell.full = true;
     else for (const n of Array.isArray(node) ? node : [node]) this.toTell.nodes.add(n);
   }
 
+  /**
+   * One project: the nodes at once. Several: one refresh per project, in turn. VS Code fetches the
+   * children a refresh opens in batches, and a batch mixing two projects' nodes can be answered
+   * with the wrong one's (opening.ts); refreshes of their own never share a batch.
+   */
+  private tellByProject(nodes: PanelNode[]): void {
+    const handles = this.workspace.list();
+    if (handles.length < 2) {
+      this.changed.fire(nodes);
+      return;
+    }
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    for (const { gsdDir, ids } of byProject(byId.keys(), handles.map((h) => h.project.gsdDir))) {
+      let queued = this.projectQueue.find((q) => q.gsdDir === gsdDir);
+      if (!queued) this.projectQueue.push((queued = { gsdDir, nodes: new Set() }));
+      for (const id of ids) queued.nodes.add(byId.get(id)!);
+    }
+    if (!this.spacing) this.tellNextProject();
+  }
+
+  private tellNextProject(): void {
+    this.spacing = undefined;
+    const next = this.projectQueue.shift();
+    if (!next) return;
+    this.changed.fire([...next.nodes]);
+    this.spacing = setTimeout(() => this.tellNextProject(), PROJECT_REFRESH_SPACING_MS);
+  }
+
   private refreshAll(): void {
     this.snapshots.retake();
+    const handles = this.workspace.list();
+    const same = handles.length === this.shownProjects.length && handles.every((h, i) => h === this.shownProjects[i]);
+    this.shownProjects = handles;
+    const roots = handles.map((h) => this.cache.get(projectNodeId(h.project.gsdDir)));
+    if (same && handles.length > 1 && roots.every((r) => r !== undefined)) {
+      // The same projects again (the Refresh command): each root, one refresh per project, rather
+      // than the whole tree, whose roots VS Code would fetch in one batch.
+      this.tell(roots as PanelNode[]);
+      this.refreshed.fire({ full: true, ids: [], at: Date.now() });
+      return;
+    }
     this.cache.clear();
     this.tell(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
@@ -141,7 +204,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
-      this.tell(undefined);
+      this.tell(this.topLevelOf(handle));
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
@@ -159,6 +222,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   }
 
   dispose(): void {
+    clearTimeout(this.spacing);
     for (const d of this.subscriptions) d.dispose();
   }
 }

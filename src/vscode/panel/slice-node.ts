@@ -4,7 +4,7 @@ import { findUnit } from '../../core/model/find-unit';
 import type { SliceEntry } from '../../core/model/types';
 import { sliceContext } from './context-values';
 import { unitNodeId } from './node-ids';
-import { markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { collapsible, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
 import { TaskNode } from './task-node';
 
 export class SliceNode extends PanelNode {
@@ -22,12 +22,7 @@ export class SliceNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const s = this.slice();
-    const collapsible = s?.tasks.length
-      ? s.status === 'active' || s.status === 'replanning'
-        ? vscode.TreeItemCollapsibleState.Expanded
-        : vscode.TreeItemCollapsibleState.Collapsed
-      : vscode.TreeItemCollapsibleState.None;
-    const item = new vscode.TreeItem(`${this.sid}: ${s?.title ?? ''}`, collapsible);
+    const item = new vscode.TreeItem(`${this.sid}: ${s?.title ?? ''}`, collapsible(this.c, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
     item.id = this.id;
     if (!s) return item;
     item.iconPath = statusIcon(s.status);

@@ -7,6 +7,14 @@ import * as path from 'node:path';
 export interface WorkbenchView {
   screenshot: string;
   seen: Record<string, boolean>;
+  /** The side bar tree's rows, when the request named the rows it expects. */
+  rows?: TreeRow[];
+}
+
+/** One row a tree view draws: its depth (1 = top level) and its label. */
+export interface TreeRow {
+  level: number;
+  label: string;
 }
 
 
@@ -14,13 +22,14 @@ export function workbenchBridgeAvailable(): boolean {
   return Boolean(process.env.GSD_WORKBENCH_BRIDGE);
 }
 
-export async function captureWorkbench(name: string, expectTexts: string[] = [], timeoutMs = 20_000): Promise<WorkbenchView | null> {
+/** `expectRows`: the side bar tree's rows the shot waits for (up to 10 s); the answer then has the rows drawn. */
+export async function captureWorkbench(name: string, expectTexts: string[] = [], timeoutMs = 20_000, expectRows?: TreeRow[]): Promise<WorkbenchView | null> {
   const dir = process.env.GSD_WORKBENCH_BRIDGE;
   if (!dir) return null;
   // Unique per request: every test file is its own bundle, so a module-level counter would repeat.
   const n = `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const response = path.join(dir, `res-${n}.json`);
-  fs.writeFileSync(path.join(dir, `req-${n}.json.tmp`), JSON.stringify({ name, expectTexts, response }));
+  fs.writeFileSync(path.join(dir, `req-${n}.json.tmp`), JSON.stringify({ name, expectTexts, expectRows, response }));
   fs.renameSync(path.join(dir, `req-${n}.json.tmp`), path.join(dir, `req-${n}.json`));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

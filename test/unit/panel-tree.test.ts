@@ -1,0 +1,210 @@
+// The review panel's tree against what VS Code's tree view needs of it, with the real provider and
+// nodes over real projects (the sample and the CRLF legacy fixture, as in the multi-root window).
+//
+// What VS Code needs (src/vs/workbench/api/common/extHostTreeViews.ts, 1.100 to 1.139): an item id
+// names one element in the whole tree (a second element under the same id replaces the first in the
+// extension host's caches), getParent answers the element whose getChildren returned the node, and a
+// refresh names elements the view got from getChildren. And what the workbench's TreeDataSource
+// (src/vs/workbench/browser/parts/views/treeView.ts) needs: it fetches the children of all the nodes
+// it expands in one turn as one batch; when the answer comes back before the batch's later timers
+// have fired, the expanded nodes just received open a new batch and a later node of the first batch
+// is answered from it (microsoft/vscode pull request 243911). So in each batch only the last node
+// may have children that open expanded.
+import './helpers/use-vscode-stand-in';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { locateProject } from '../../src/core/state/locate-project';
+import { openLocatedProject } from '../../src/core/project/open-project';
+import { stateChanges } from '../../src/core/state/state-changes';
+import type { DispatchOutcome } from '../../src/core/dispatch/dispatch-outcome';
+import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../../src/vscode/gsd-workspace';
+import type { PanelNode } from '../../src/vscode/panel/panel-node';
+import { ReviewPanelProvider } from '../../src/vscode/panel/review-panel-provider';
+import { copyFixture, copySample } from './helpers/gsd-tree';
+import { EventEmitter, TreeItemCollapsibleState } from './helpers/vscode-stand-in';
+
+/** The workspace model as the provider uses it, over real project engines. */
+class Workspace {
+  readonly projects = new EventEmitter<void>();
+  readonly stateChange = new EventEmitter<ProjectChange>();
+  readonly nextUnit_ = new EventEmitter<NextUnitChange>();
+  readonly hookEvent = new EventEmitter<ProjectHandle>();
+  readonly onDidChangeProjects = this.projects.event;
+  readonly onDidChangeState = this.stateChange.event;
+  readonly onDidChangeNextUnit = this.nextUnit_.event;
+  readonly onDidLogHookEvent = this.hookEvent.event;
+  readonly next = new Map<ProjectHandle, DispatchOutcome>();
+  constructor(readonly handles: ProjectHandle[]) {}
+  list() {
+    return this.handles;
+  }
+  state(h: ProjectHandle) {
+    return h.engine.state();
+  }
+  nextUnit(h: ProjectHandle) {
+    return this.next.get(h);
+  }
+  /** A file of a project changed on disk: the engine reads it again and the change is announced. */
+  edit(h: ProjectHandle, rel: string, edit: (text: string) => string) {
+    const before = h.engine.state();
+    const file = path.join(h.project.gsdDir, rel);
+    fs.writeFileSync(file, edit(fs.readFileSync(file, 'utf8')));
+    h.engine.changed([file]);
+    this.stateChange.fire({ handle: h, changes: stateChanges(before, h.engine.state()), paths: [file] });
+  }
+}
+
+function handle(name: string, root: string): ProjectHandle {
+  const project = locateProject(root)!;
+  const engine = openLocatedProject(project, { reading: 'incremental' });
+  return { folder: { name, index: 0, uri: { fsPath: root } }, project, engine } as unknown as ProjectHandle;
+}
+
+async function setUp(names: Array<'ledgerline' | 'flight-sim'>) {
+  const handles = names.map((n) => (n === 'ledgerline' ? handle(n, copySample()) : handle(n, copyFixture('legacy-flight-sim'))));
+  const ws = new Workspace(handles);
+  for (const h of handles) ws.next.set(h, await h.engine.preview());
+  const panel = new ReviewPanelProvider(ws as unknown as GsdWorkspace);
+  const told: Array<PanelNode | PanelNode[] | undefined> = [];
+  panel.onDidChangeTreeData((e) => told.push(e));
+  return { ws, panel, told, ledgerline: handles[names.indexOf('ledgerline')], flightSim: handles[names.indexOf('flight-sim')] };
+}
+
+/** Waits until the provider stops telling VS Code (with several projects it tells one project at a time). */
+async function settled(told: unknown[]): Promise<void> {
+  let n = -1;
+  while (n !== told.length) {
+    n = told.length;
+    await new Promise((r) => setTimeout(r, 400));
+  }
+}
+
+interface Walked {
+  node: PanelNode;
+  id: string;
+  /** The element whose getChildren returned it (undefined at the top level). */
+  under: PanelNode | undefined;
+}
+
+/** The whole tree as VS Code may fetch it: every node's children, top down. */
+function walk(panel: ReviewPanelProvider): Walked[] {
+  const out: Walked[] = [];
+  const visit = (under: PanelNode | undefined) => {
+    for (const node of panel.getChildren(under)) {
+      out.push({ node, id: panel.getTreeItem(node).id!, under });
+      visit(node);
+    }
+  };
+  visit(undefined);
+  return out;
+}
+
+/** One walk's checks, and the same parent for an id across every walk so far (`parents`). */
+function checkWalk(panel: ReviewPanelProvider, parents: Map<string, string | null>): Walked[] {
+  const walked = walk(panel);
+  const seen = new Map<string, PanelNode>();
+  for (const w of walked) {
+    assert.ok(w.id, 'every item has an id');
+    assert.ok(!seen.has(w.id), `id ${w.id} names two nodes of one tree`);
+    seen.set(w.id, w.node);
+    assert.equal(panel.getParent(w.node), w.under, `getParent of ${w.id} is the node whose getChildren returned it`);
+    const parent = w.under ? panel.getTreeItem(w.under).id! : null;
+    if (parents.has(w.id)) assert.equal(parents.get(w.id), parent, `${w.id} moved from ${parents.get(w.id)} to ${parent}`);
+    parents.set(w.id, parent);
+  }
+  return walked;
+}
+
+/**
+ * The batches in which VS Code fetches children when the view opens: the top level, then the
+ * children of every node whose item says Expanded, level by level. The ids of each batch.
+ */
+function openingBatches(panel: ReviewPanelProvider): Array<Array<{ id: string; expandedChildren: number }>> {
+  const batches: Array<Array<{ id: string; expandedChildren: number }>> = [];
+  const expandedChildren = (n: PanelNode | undefined) => panel.getChildren(n).filter((c) => panel.getTreeItem(c).collapsibleState === TreeItemCollapsibleState.Expanded);
+  let batch: Array<PanelNode | undefined> = [undefined];
+  while (batch.length) {
+    batches.push(batch.map((n) => ({ id: n ? panel.getTreeItem(n).id! : '(top level)', expandedChildren: expandedChildren(n).length })));
+    batch = batch.flatMap((n) => expandedChildren(n));
+  }
+  return batches;
+}
+
+function assertNoBatchAnswersAnother(panel: ReviewPanelProvider) {
+  const batches = openingBatches(panel);
+  for (const batch of batches) {
+    const early = batch.slice(0, -1).filter((n) => n.expandedChildren > 0);
+    assert.deepEqual(early.map((n) => n.id), [], `in the batch ${JSON.stringify(batch.map((n) => n.id))} only the last node may have children that open expanded`);
+  }
+  return batches;
+}
+
+describe('review panel tree (provider and nodes, as VS Code fetches them)', () => {
+  it('two projects: ids unique across both, getParent is the fetching node, parents stable across refreshes', async () => {
+    const { ws, panel, told, ledgerline, flightSim } = await setUp(['ledgerline', 'flight-sim']);
+    const parents = new Map<string, string | null>();
+    // Fetched before the view is open (tests and reveal do this), then again as the view would.
+    const first = checkWalk(panel, parents);
+    assert.deepEqual(first.filter((w) => !w.under).map((w) => w.id), [`gsd:${ledgerline.project.gsdDir}`, `gsd:${flightSim.project.gsdDir}`]);
+    checkWalk(panel, parents);
+    const known = () => new Map(walk(panel).map((w) => [w.id, w.node]));
+
+    // A task ticked in flight-sim: a refresh of its nodes, each the element the tree has.
+    const beforeTick = known();
+    ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S02-CONTROLS/S02-CONTROLS-PLAN.md', (t) => t.replace('- [ ] **T01', '- [x] **T01'));
+    await settled(told);
+    const fired = told.splice(0).flatMap((e) => (e === undefined ? [] : Array.isArray(e) ? e : [e]));
+    assert.ok(fired.length > 0, 'the tick refreshes nodes');
+    for (const n of fired) assert.equal(beforeTick.get(n.id), n, `refreshed ${n.id} is the element VS Code got`);
+    checkWalk(panel, parents);
+
+    // flight-sim's only pending action goes: its group leaves the tree (a bigger refresh).
+    ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S01-PHYSICS/tasks/T02-GRAVITY-SUMMARY.md', (t) => t.replace('- Tune the stall angle for the glider', ''));
+    await settled(told);
+    // Its root alone is refreshed, not the whole tree: one batch of one when VS Code fetches again.
+    assert.deepEqual(told.splice(0).map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)), [[`gsd:${flightSim.project.gsdDir}`]]);
+    const after = checkWalk(panel, parents);
+    assert.ok(!after.some((w) => w.id === `gsd:${flightSim.project.gsdDir}#pending`), 'the group went');
+    assert.ok(after.some((w) => w.id === `gsd:${ledgerline.project.gsdDir}#pending`), "ledgerline's group stays");
+  });
+
+  it("two projects: each refresh VS Code gets holds one project's nodes, also for Refresh and a change in both at once", async () => {
+    const { ws, panel, told, ledgerline, flightSim } = await setUp(['ledgerline', 'flight-sim']);
+    const before = new Map(walk(panel).map((w) => [w.id, w.node]));
+    const project = (id: string) => (id.startsWith(`gsd:${ledgerline.project.gsdDir}`) ? 'ledgerline' : id.startsWith(`gsd:${flightSim.project.gsdDir}`) ? 'flight-sim' : id);
+    /** Waits until the fires stop (they come one project at a time), then the projects each fire named. */
+    const fires = async () => {
+      await settled(told);
+      return told.splice(0).map((e) => {
+        assert.ok(e !== undefined, 'no whole-tree refresh');
+        const nodes = Array.isArray(e) ? e : [e];
+        for (const node of nodes) assert.equal(before.get(node.id), node, `${node.id} is the element VS Code got`);
+        return [...new Set(nodes.map((node) => project(node.id)))];
+      });
+    };
+    // The Refresh command: the same projects found again, then each one's state read anew.
+    ws.projects.fire();
+    for (const h of ws.handles) ws.stateChange.fire({ handle: h, changes: { project: true, structure: true, milestones: new Set(), slices: new Set() }, paths: [] });
+    assert.deepEqual(await fires(), [['ledgerline'], ['flight-sim']]);
+    // A task ticked in each project in the same turn: still one refresh each (in the workspace's order).
+    ws.edit(flightSim, 'milestones/M001-FLIGHT-SIM/slices/S02-CONTROLS/S02-CONTROLS-PLAN.md', (t) => t.replace('- [ ] **T02', '- [x] **T02'));
+    ws.edit(ledgerline, 'milestones/M002-k7q2xz/slices/S02/S02-PLAN.md', (t) => t.replace('- [ ] **T03', '- [x] **T03'));
+    assert.deepEqual(await fires(), [['ledgerline'], ['flight-sim']]);
+  });
+
+  it('two projects: no batch VS Code fetches on opening the view can be answered with another batch', async () => {
+    const { panel } = await setUp(['ledgerline', 'flight-sim']);
+    const batches = assertNoBatchAnswersAnother(panel);
+    assert.equal(batches[1].length, 2, 'both project roots open expanded');
+  });
+
+  for (const name of ['ledgerline', 'flight-sim'] as const) {
+    it(`one project (${name}): the same holds, with its active milestone and slice open`, async () => {
+      const { panel } = await setUp([name]);
+      const batches = assertNoBatchAnswersAnother(panel);
+      // The pending actions group and the active milestone, then the active slice.
+      assert.deepEqual(batches.map((b) => b.length), [1, 2, 1]);
+    });
+  }
+});
