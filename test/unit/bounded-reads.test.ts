@@ -136,6 +136,14 @@ describe('bounded reads (regular files only, size checked before reading)', func
       fs.writeFileSync(large, text);
       assert.ok(Buffer.byteLength(text) > 64 * 1024);
       assert.equal(readBoundedText(large, MAX_READ_BYTES, undefined, true), text);
+      // Around the size up to which one short read is taken as the whole file.
+      for (const size of [4095, 4096, 4097, 20_000]) {
+        const mid = path.join(dir, `T0${size}-PLAN.md`);
+        const body = 'é'.repeat(size >> 1) + (size % 2 ? 'x' : '');
+        fs.writeFileSync(mid, body);
+        assert.equal(Buffer.byteLength(body), size);
+        assert.equal(readBoundedText(mid, MAX_READ_BYTES, undefined, true), body, `${size} bytes`);
+      }
       const empty = path.join(dir, 'T02-PLAN.md');
       fs.writeFileSync(empty, '');
       assert.equal(readBoundedText(empty, MAX_READ_BYTES, undefined, true), '');

@@ -61,11 +61,11 @@ export function readBoundedBytes(file: string, maxBytes = MAX_READ_BYTES, tail =
 
 /**
  * `listedRegular`: a listing of the file's folder taken moments ago saw a regular file by this name
- * (the full derive lists every folder it reads). Then the file is read to its end straight away and
- * the open file is checked (fstat) only when the read says something is off: nothing read, an
- * error, or more than fits in memory's first buffer. A thing swapped in since the listing is still
- * opened non-blocking and read bounded; only a FIFO whose writer has written and gone would be read
- * as text rather than refused.
+ * (the full derive lists every folder it reads). Then the file is read straight away and the open
+ * file is checked (fstat) only when the read says something is off: nothing read, an error, or more
+ * than fits in memory's first buffer. A thing swapped in since the listing is still opened
+ * non-blocking and read bounded, at explicit positions, which a FIFO or a terminal refuses (ESPIPE),
+ * so it goes the checked way and is refused.
  */
 export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: (file: string, flags: number) => number | null, listedRegular = false): string | null {
   return readBounded(file, maxBytes, false, open ?? openPlain, true, listedRegular) as string | null;
@@ -77,12 +77,14 @@ export function readBoundedText(file: string, maxBytes = MAX_READ_BYTES, open?: 
  */
 const scratch = Buffer.allocUnsafe(64 * 1024);
 
+/** Up to this many bytes, a regular file's first short read is all of it (one page of any filesystem's cache). */
+const WHOLE_IN_ONE_READ = 4096;
+
 /**
- * A listed regular file read to its end into the scratch buffer without an fstat (whose Stats object
- * was a sixth of a full derive's allocations), or null when the file must go the checked way: it
- * read as empty (a FIFO without a writer reads so too), the read failed (a folder, a FIFO with
- * nothing to read) or the file does not fit the buffer. Positions are explicit, so the checked way
- * reads from the start again.
+ * A listed regular file read into the scratch buffer without an fstat (whose Stats object was a
+ * sixth of a full derive's allocations), or null when the file must go the checked way: it read as
+ * empty (a FIFO without a writer reads so too), the read failed (a folder, a FIFO, a terminal) or the
+ * file does not fit the buffer. Positions are explicit, so the checked way reads from the start again.
  */
 function readListedRegular(fd: number, maxBytes: number): string | null {
   const room = Math.min(scratch.length, maxBytes + 1);
@@ -93,6 +95,11 @@ function readListedRegular(fd: number, maxBytes: number): string | null {
       if (n === 0) break;
       got += n;
       if (got === room) return null;
+      // A regular file returns less than asked only at its end (read(2)); a small one is whole after
+      // one read, and asking again only to be told so was a second system call for nearly every file
+      // of a full derive. Larger files are read until the end is confirmed, for filesystems that
+      // serve a big read in parts.
+      if (got <= WHOLE_IN_ONE_READ) break;
     }
   } catch {
     return null;
