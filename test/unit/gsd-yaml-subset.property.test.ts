@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as jsYaml from 'js-yaml';
-import { parseGsdYamlSubset } from '../../src/core/parse/gsd-yaml-subset';
+import { isSafePlain, parseGsdYamlSubset } from '../../src/core/parse/gsd-yaml-subset';
 
 const key = fc.constantFrom('id', 'parent', 'completed_at', 'blocker_discovered', 'key_files', 'duration', 'x-y', 'a_b', '__proto__', 'Verdict');
 const scalarText = fc.oneof(
@@ -42,5 +42,17 @@ describe('GSD YAML subset fast path (fast-check against js-yaml)', () => {
     assert.deepEqual(parseGsdYamlSubset(yaml), {
       id: 'T01', parent: 'S01', key_files: ['src/a.ts', 'src/b.ts'], duration: '35m', completed_at: '2026-05-10T14:02:11Z', blocker_discovered: false,
     });
+  });
+});
+
+describe('plain scalar check by hand (fast-check against its regex definition)', () => {
+  const SAFE_PLAIN = /^[^-?:,[\]{}#&*!|>'"%@`\s][^\t]*$/;
+  const reference = (raw: string) => SAFE_PLAIN.test(raw) && !raw.includes(': ') && !raw.includes(' #') && !raw.endsWith(':');
+  const piece = fc.constantFrom(':', ' ', '#', '\t', '-', '?', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`',
+    'a', 'T01', '0', '.', '\n', '\r', '\v', '\f', '\u0000', '\u0085', '\u00a0', '\u2028', '\u3000', '\ufeff', 'é', '✅', '\ud83d');
+  it('says yes exactly when the regex and the three searches do', () => {
+    fc.assert(fc.property(fc.oneof(fc.array(piece, { maxLength: 8 }).map((p) => p.join('')), fc.string({ maxLength: 10 }), fc.string({ unit: 'grapheme', maxLength: 6 })), (raw) => {
+      assert.equal(isSafePlain(raw), reference(raw), JSON.stringify(raw));
+    }), { numRuns: 20000 });
   });
 });

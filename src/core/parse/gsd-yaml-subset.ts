@@ -18,13 +18,37 @@ const implicitTypes = (): ImplicitType[] => (implicit ??= (jsYamlLib().CORE_SCHE
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+([^ \t].*)?)?$/;
 const ITEM_LINE = /^( *)-[ \t]+([^ \t].*)?$/;
 const MAYBE_TYPED = /^[~nNtTfF+\-.0-9]/;
-const SAFE_PLAIN = /^[^-?:,[\]{}#&*!|>'"%@`\s][^\t]*$/;
 
 /** The text without its trailing spaces and tabs (only those: YAML's blanks). */
 function trimBlanksEnd(s: string): string {
   let end = s.length;
   while (end > 0 && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
   return end === s.length ? s : s.slice(0, end);
+}
+
+/** First characters of a plain scalar that mean something else to YAML (an indicator). */
+const NOT_FIRST = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)));
+const BLANK = /\s/;
+
+/**
+ * Whether js-yaml reads `raw` as the plain text it is: no indicator or blank first, no tab, no `: `
+ * or ` #` inside and no `:` at the end (the regex `^[^-?:,[\]{}#&*!|>'"%@`\s][^\t]*$` and three
+ * searches, which the property test keeps as the reference). One pass by hand: a full derive asks
+ * this of every value it reads, and the regex and searches were a fifth of reading a summary's
+ * frontmatter. A first character past ASCII is asked of `\s`, which knows Unicode's blanks.
+ */
+export function isSafePlain(raw: string): boolean {
+  if (raw.length === 0) return false;
+  const first = raw.charCodeAt(0);
+  if (NOT_FIRST.has(first) || first === 32 || (first >= 9 && first <= 13)) return false;
+  if (first > 127 && BLANK.test(raw[0])) return false;
+  for (let i = 1; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 9) return false;
+    if (c === 32 && raw.charCodeAt(i + 1) === 35) return false;
+    if (c === 58 && (i === raw.length - 1 || raw.charCodeAt(i + 1) === 32)) return false;
+  }
+  return true;
 }
 
 /** A plain or simply-quoted scalar as js-yaml would load it, or undefined when not that simple. */
@@ -37,7 +61,7 @@ export function plainScalar(raw: string): { value: unknown } | undefined {
     const inner = raw.slice(1, -1);
     return inner.includes('"') || inner.includes('\\') ? undefined : { value: inner };
   }
-  if (!SAFE_PLAIN.test(raw) || raw.includes(': ') || raw.includes(' #') || raw.endsWith(':')) return undefined;
+  if (!isSafePlain(raw)) return undefined;
   // Only these first characters can start a CORE null, bool, int or float; skip the resolvers otherwise.
   if (MAYBE_TYPED.test(raw)) for (const type of implicitTypes()) if (type.resolve(raw)) return { value: type.construct(raw) };
   return { value: raw };
