@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendHookLog, hookLogFile, readHookLog } from '../../src/core/agent-hooks/hook-log';
 import { confine, openConfined, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
@@ -208,6 +209,31 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
     assert.throws(() => confine(gsdDir, 'dangling.md'), OutsideGsdError);
     assert.throws(() => confine(gsdDir, '../outside.md'), OutsideGsdError);
     assert.equal(confine(gsdDir, 'milestones/M009/new/file.md'), path.join(fs.realpathSync(gsdDir), 'milestones/M009/new/file.md'));
+  });
+
+  it('a listing remembers its plain folders, never its links: a linked slice folder is refused on first use, a swapped one once the memory expires', async () => {
+    const victim = outside();
+    fs.mkdirSync(path.join(victim, 'tasks'));
+    fs.writeFileSync(path.join(victim, 'tasks', 'T01-PLAN.md'), `# T01: ${SECRET}\n`);
+    fs.writeFileSync(path.join(victim, 'S02-PLAN.md'), `# S02: ${SECRET}\n`);
+    const root = project();
+    const slices = path.join(root, M, 'slices');
+    link(victim, path.join(slices, 'S02'));
+    locateProject(root);
+    const store = new NodeGsdStore();
+    const listed = store.list(slices)!;
+    assert.deepEqual(listed.map((e) => [e.name, e.isDirectory]).sort(), [['S01', true], ['S02', true]]);
+    // S02 was listed as a link: reading through it is judged now, and refused.
+    assert.throws(() => store.readText(path.join(slices, 'S02', 'S02-PLAN.md')), OutsideGsdError);
+    // S01 was listed as a plain folder: read through what the listing said...
+    const tasks = path.join(slices, 'S01', 'tasks');
+    store.list(path.join(slices, 'S01'));
+    assert.match(store.readText(path.join(tasks, 'T01-PLAN.md'))!, /# T01: Render invoice/);
+    // ...and once that is older than the folder memory (1 s), a folder swapped for a link is refused.
+    fs.renameSync(tasks, path.join(root, 'moved-away'));
+    link(path.join(victim, 'tasks'), tasks);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.throws(() => store.readText(path.join(tasks, 'T01-PLAN.md')), OutsideGsdError);
   });
 
   it('right after a file of a folder was opened (its verdict is reused), a path through that folder that leads out is refused', () => {

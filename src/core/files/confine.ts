@@ -153,6 +153,27 @@ function realDir(dir: string): string {
 }
 
 /**
+ * A listing of `dir`, just judged by confineFolder, saw these plain folders (not links): each one's
+ * real path is `dir`'s plus its name, kept for as long as `dir`'s own. A cold derive otherwise
+ * resolved each of its few hundred folders again, and a realpath asks the system about every
+ * component of the path (4 ms of a 10,000-task derive). A folder swapped for a link after the
+ * listing is noticed when that entry expires, as for any folder resolved here.
+ */
+export function rememberListedFolders(dir: string, names: readonly string[]): void {
+  const abs = path.isAbsolute(dir) ? dir : path.resolve(dir);
+  const parent = lastDir !== null && lastDir.dir === abs ? lastDir : dirCache.get(abs);
+  if (!parent || Date.now() - parent.at >= DIR_CACHE_MS) return;
+  if (dirCache.size + names.length > 10_000) dirCache.clear();
+  const named = abs.endsWith(path.sep) ? abs : abs + path.sep;
+  const real = parent.real.endsWith(path.sep) ? parent.real : parent.real + path.sep;
+  for (const name of names) {
+    const key = named + name;
+    const known = dirCache.get(key);
+    if (!known || known.at < parent.at) dirCache.set(key, { real: real + name, at: parent.at });
+  }
+}
+
+/**
  * The real path of an existing folder that must be inside the real `.gsd` it belongs to (its real
  * path kept for a moment, as for reads). Throws OutsideGsdError otherwise.
  */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
 import { applyCommit, type PlannedWrite } from './commit-journal';
-import { confine, confineFolder, confineInGsd, openConfined } from './confine';
+import { confine, confineFolder, confineInGsd, openConfined, rememberListedFolders } from './confine';
 import { withGsdLock } from './gsd-lock';
 
 export type { PlannedWrite } from './commit-journal';
@@ -82,7 +82,8 @@ export class NodeGsdStore implements GsdStore {
       throw error;
     }
     const real = confineFolder(dir);
-    return entries.map((d) => {
+    const folders: string[] = [];
+    const listed = entries.map((d): DirEntry => {
       // A symlinked folder (or file) counts as what it points at; reading through it is judged
       // (and refused with a diagnostic when it leads out of `.gsd`) when it is read. Anything that
       // is not a folder (a FIFO, a device) is listed as a file, so reading it is refused out loud
@@ -95,8 +96,12 @@ export class NodeGsdStore implements GsdStore {
           return { name: d.name, isDirectory: false, isFile: false, isRegular: false };
         }
       }
-      return { name: d.name, isDirectory: d.isDirectory(), isFile: !d.isDirectory(), isRegular: d.isFile() };
+      const isDirectory = d.isDirectory();
+      if (isDirectory) folders.push(d.name);
+      return { name: d.name, isDirectory, isFile: !isDirectory, isRegular: d.isFile() };
     });
+    if (folders.length > 0) rememberListedFolders(dir, folders);
+    return listed;
   }
 
   /** Called for each file just before a commit writes it (the extension refuses unsaved editors). */
