@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { findFrontmatterBlock, parseFrontmatter } from '../../src/core/parse/frontmatter';
 import { parseSlicePlan } from '../../src/core/parse/slice-plan';
-import { parseTaskSummary } from '../../src/core/parse/task-summary';
+import { boldLine, parseTaskSummary } from '../../src/core/parse/task-summary';
 
 /** Reference: the fences as two regexes (how the block was found before the hand scan). */
 function fencesByRegex(text: string) {
@@ -117,6 +117,17 @@ describe('hand-written scanners agree with their plain definitions (fast-check)'
       assert.equal(s.knownIssues, want.text, JSON.stringify(text));
       assert.deepEqual(s.pendingActions, want.actions, JSON.stringify(text));
     }), { numRuns: Number(process.env.GSD_PROPERTY_RUNS ?? 3000) });
+  });
+
+  it('bold one-liner: the line the regex finds, with the same text', () => {
+    const ONE_LINER = /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m;
+    const piece = fc.constantFrom('**', '*', '***', ' ', '\t', '\r', '\n', '\r\n', '\u2028', '\u2029', 'a', 'Shipped it', '#', '✅', '\u00a0', '\f');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 14 }), fc.nat(3), fc.nat(3), (parts, cutFront, cutBack) => {
+      const text = parts.join('');
+      const from = Math.min(cutFront, text.length);
+      const to = Math.max(from, text.length - cutBack);
+      assert.equal(boldLine(text, from, to), ONE_LINER.exec(text.slice(from, to))?.[1], JSON.stringify([text, from, to]));
+    }), { numRuns: 20000 });
   });
 
   const planLine = fc.oneof(

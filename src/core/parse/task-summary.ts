@@ -26,17 +26,41 @@ const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_res
 // The list's lead-in (known-issues.ts); without it a Known Issues section has no pending actions.
 const PENDING_ACTIONS = /pending actions/i;
 const TASK_ID_PREFIX = /^T\d+\s*[:.-]\s*/i;
-const ONE_LINER = /^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m;
 
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
+/** Whether a character ends a line for a regex's `^`, `$` and `.`: `\n`, `\r`, U+2028, U+2029. */
+const endsLine = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
 /**
- * The first `# Title` line, and the text after it up to five lines on, stopping at a `#` (where GSD
- * puts the bold one-liner). Scanned by hand: the pattern for it backtracked on one long line.
+ * GSD's bold one-liner: the text of the first line between `from` and `to` that is `**text**` with
+ * only blanks around, as `/^[ \t]*\*\*(.+)\*\*[ \t]*\r?$/m` finds it (a property test holds it to
+ * that): the closing `**` is the last one on the line, and the text between is not empty. By
+ * offsets: the pattern, on a slice cut for it, was a tenth of reading a summary.
  */
-function titleBlock(body: string): { title: string; following: string } | null {
+export function boldLine(body: string, from: number, to: number): string | undefined {
+  for (let start = from; start <= to; ) {
+    let end = start;
+    while (end < to && !endsLine(body.charCodeAt(end))) end++;
+    let i = start;
+    while (i < end && isBlank(body.charCodeAt(i))) i++;
+    let j = end;
+    while (j > i && isBlank(body.charCodeAt(j - 1))) j--;
+    if (j - i >= 5 && body.charCodeAt(i) === 42 && body.charCodeAt(i + 1) === 42 && body.charCodeAt(j - 1) === 42 && body.charCodeAt(j - 2) === 42) {
+      return body.slice(i + 2, j - 2);
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/**
+ * The first `# Title` line, and where the text after it runs, up to five lines on, stopping at a `#`
+ * (where GSD puts the bold one-liner). Scanned by hand: the pattern for it backtracked on one long line.
+ */
+function titleBlock(body: string): { title: string; following: number; followingEnd: number } | null {
   for (let at = body.indexOf('#'); at !== -1; at = body.indexOf('#', at + 1)) {
     const before = at === 0 ? 10 : body.charCodeAt(at - 1);
     if ((before !== 10 && before !== 13) || !isBlank(body.charCodeAt(at + 1))) continue;
@@ -55,7 +79,7 @@ function titleBlock(body: string): { title: string; following: string } | null {
       const hash = body.indexOf('#', stop + 1);
       stop = hash !== -1 && hash < lineEnd ? hash : lineEnd;
     }
-    return { title, following: body.slice(end, stop) };
+    return { title, following: end, followingEnd: stop };
   }
   return null;
 }
@@ -79,7 +103,7 @@ function readSummary(text: string, file: string) {
   const pendingActions = PENDING_ACTIONS.test(knownText) ? extractPendingActions(sectionNamed(fm.body, fm.bodyStartLine, 'Known Issues', known)) : [];
   // `# T01: Title` and the bold one-liner GSD puts within the next few lines.
   const head = titleBlock(fm.body);
-  const oneLiner = head ? ONE_LINER.exec(head.following)?.[1] : undefined;
+  const oneLiner = head ? boldLine(fm.body, head.following, head.followingEnd) : undefined;
   const verificationResult = fmString(fm.data, 'verification_result');
   if (verificationResult && !VERIFICATION_RESULTS.has(verificationResult)) {
     diagnostics.push({ file, line: 1, severity: 'info', message: `verification_result "${verificationResult}" is not one of passed, untested, mixed` });
