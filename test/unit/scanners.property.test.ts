@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { findFrontmatterBlock, parseFrontmatter } from '../../src/core/parse/frontmatter';
+import { parseCodeReview } from '../../src/core/parse/code-review';
 import { parseSlicePlan } from '../../src/core/parse/slice-plan';
 import { boldLine, parseTaskSummary } from '../../src/core/parse/task-summary';
 
@@ -116,6 +117,40 @@ describe('hand-written scanners agree with their plain definitions (fast-check)'
       const s = parseTaskSummary(text, 's.md');
       assert.equal(s.knownIssues, want.text, JSON.stringify(text));
       assert.deepEqual(s.pendingActions, want.actions, JSON.stringify(text));
+    }), { numRuns: Number(process.env.GSD_PROPERTY_RUNS ?? 3000) });
+  });
+
+  // Review bodies: the Issues heading in its spellings, the headings that end it (an empty `##` is
+  // one), look-alikes that are not headings to CommonMark, and code fences around either.
+  const reviewLine = fc.constantFrom('## Issues', '## issues', '##  Issues ##', '## Issues #', '##\u00a0Issues', '##\fIssues', '## Issuesx', '## Notes', '# Review', '#', '##', '## ', '### Sub',
+    '- [ ] **major** `src/a.ts:1` Error path untested.', '- [x] **minor** typo', '* [ ] star item', '+ [X] plus item', '- [ ]', '- plain bullet', '```', '```md', '~~~', 'Prose.', '');
+
+  /** The reference, from markdown-it: the first `##` heading named Issues outside code, up to the next `#`/`##` heading. */
+  function issueLinesByMarkdownIt(body: string, bodyStartLine: number): Array<[number, boolean]> {
+    const tokens = new MarkdownIt().parse(body, {});
+    const headings: { line: number; level: number; text: string }[] = [];
+    tokens.forEach((t, i) => {
+      if (t.type === 'heading_open' && t.map) headings.push({ line: t.map[0], level: Number(t.tag.slice(1)), text: tokens[i + 1].content });
+    });
+    const at = headings.findIndex((h) => h.level === 2 && h.text.trim().toLowerCase() === 'issues');
+    if (at === -1) return [];
+    const lines = body.split(/\r?\n/);
+    const end = headings.slice(at + 1).find((h) => h.level <= 2)?.line ?? lines.length;
+    const out: Array<[number, boolean]> = [];
+    for (let i = headings[at].line + 1; i < end; i++) {
+      const m = /^\s*[-*+]\s+\[([ xX])\]\s+(\S.*)?$/.exec(lines[i]);
+      if (m) out.push([bodyStartLine + i, m[1] !== ' ']);
+    }
+    return out;
+  }
+
+  it('review Issues: the section a CommonMark parser finds, and its items', () => {
+    fc.assert(fc.property(fc.array(reviewLine, { maxLength: 14 }), fc.boolean(), (lines, crlf) => {
+      const eol = crlf ? '\r\n' : '\n';
+      const text = `---${eol}task: T01${eol}cycle: 1${eol}---${eol}${lines.join(eol)}`;
+      const review = parseCodeReview(text, 'T01-CODE-REVIEW.md');
+      const got = [...review.openIssues, ...review.resolvedIssues].map((i): [number, boolean] => [i.line, i.resolved]).sort((a, b) => a[0] - b[0]);
+      assert.deepEqual(got, issueLinesByMarkdownIt(lines.join(eol), 5), JSON.stringify(text));
     }), { numRuns: Number(process.env.GSD_PROPERTY_RUNS ?? 3000) });
   });
 

@@ -3,7 +3,7 @@
 // checkbox items; the unchecked ones are the open issues.
 import { fmString, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { readFrontmatter } from './gray-matter-frontmatter';
-import { findSection, sections, splitLines } from './markdown-sections';
+import { sectionNamed } from './markdown-sections';
 import type { Diagnostic, ReviewIssue, ReviewVerdict } from '../model/types';
 
 export interface CodeReview {
@@ -59,8 +59,8 @@ export function readCodeReview(text: string, file: string): CodeReview {
 
 function codeReviewOf(fm: Frontmatter, file: string): CodeReview {
   const diagnostics = fm.diagnostics.slice();
-  const lines = splitLines(fm.body);
-  const issuesSection = findSection(sections(lines, fm.bodyStartLine), 'Issues');
+  // Found by offsets, then only its own lines split: the full derive reads every review.
+  const issuesSection = sectionNamed(fm.body, fm.bodyStartLine, 'Issues');
   const openIssues: ReviewIssue[] = [];
   const resolvedIssues: ReviewIssue[] = [];
   const issueLines = issuesSection?.lines ?? [];
