@@ -11,6 +11,7 @@ import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
 import { databaseBench } from './database-bench';
 import { frontmatterBench } from './frontmatter-bench';
+import { parsersBench } from './parsers-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
 import { scanningBench } from './scanning-bench';
@@ -107,7 +108,9 @@ async function main(): Promise<void> {
   const largest = Math.max(...sizes);
   if (part('state')) {
     const coldDerive = new Map(sizes.map((n) => [n, stateBench(n)]));
-    frontmatterBench(locateProject(tree(largest).root)!.gsdDir, coldDerive.get(largest)!);
+    const project = locateProject(tree(largest).root)!;
+    frontmatterBench(project.gsdDir, coldDerive.get(largest)!);
+    await parsersBench(project.gsdDir, coldDerive.get(largest)!, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))));
   }
   if (!only) {
     console.log('\n## Live refresh');
