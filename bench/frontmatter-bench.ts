@@ -11,7 +11,7 @@ import { fmt, medianMsInterleaved, ratio } from './measure';
 
 const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];
 
-function markdownFiles(dir: string, out: string[] = []): string[] {
+export function markdownFiles(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) markdownFiles(p, out);

@@ -9,6 +9,7 @@ import { parseCodeReview } from '../src/core/parse/code-review';
 import { parseFrontmatter } from '../src/core/parse/frontmatter';
 import { parseSlicePlan } from '../src/core/parse/slice-plan';
 import { parseTaskSummaryForState } from '../src/core/parse/task-summary';
+import { markdownFiles } from './frontmatter-bench';
 import { fmt, medianMsInterleaved, ratio } from './measure';
 
 type Kind = 'summary' | 'review' | 'slicePlan';
@@ -20,12 +21,11 @@ function kindOf(name: string): Kind | null {
   return null;
 }
 
-function filesByKind(dir: string, out: Record<Kind, Array<[string, string]>>): Record<Kind, Array<[string, string]>> {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) filesByKind(p, out);
-    const kind = e.isFile() ? kindOf(e.name) : null;
-    if (kind) out[kind].push([fs.readFileSync(p, 'utf8'), p]);
+function filesByKind(gsdDir: string): Record<Kind, Array<[string, string]>> {
+  const out: Record<Kind, Array<[string, string]>> = { summary: [], review: [], slicePlan: [] };
+  for (const file of markdownFiles(gsdDir)) {
+    const kind = kindOf(path.basename(file));
+    if (kind) out[kind].push([fs.readFileSync(file, 'utf8'), file]);
   }
   return out;
 }
@@ -52,7 +52,7 @@ async function gcPauseMs(derive: () => void, rounds = 9): Promise<number> {
 }
 
 export async function parsersBench(gsdDir: string, deriveMs: number, derive: () => void): Promise<void> {
-  const files = filesByKind(gsdDir, { summary: [], review: [], slicePlan: [] });
+  const files = filesByKind(gsdDir);
   const [summaries, reviews, plans] = medianMsInterleaved(7, [
     () => files.summary.forEach(([t, f]) => parseTaskSummaryForState(t, f)),
     () => files.review.forEach(([t, f]) => parseCodeReview(t, f)),
