@@ -5,7 +5,7 @@
 //
 // How: the extension is installed as a user would have it; code-server runs with GSD_PANEL_PAINT_LOG,
 // so each extension host appends when activate() started and when the panel first handed VS Code
-// its top level (src/vscode/paint-timing.ts), and shows its view container at once (as a window
+// its top level (src/vscode/workspace/paint-timing.ts), and shows its view container at once (as a window
 // restored with the panel open would). In the page, a requestAnimationFrame loop notes the first
 // frame in which a first-level row of the panel (its Pending actions group or a milestone) and a row of
 // the Explorer are in the DOM. Both clocks are this machine's Date.now().

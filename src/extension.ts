@@ -1,24 +1,24 @@
 // Composition root: builds the workspace model and the views, commands and signals over it, and
 // wires their updates together. Nothing else lives here.
 import * as vscode from 'vscode';
-import { registerCodeLensCommands } from './vscode/codelens-commands';
-import { CompletionSignals } from './vscode/completion-signals';
-import { GsdWorkspace, type ProjectHandle } from './vscode/gsd-workspace';
-import { GSD_FILES, GsdCodeLensProvider } from './vscode/known-issues-codelens';
-import { installAgentHooks, refreshInstalledHooks, registerInstallAgentHooksCommand } from './vscode/install-agent-hooks';
-import { LegacyCommandAliases } from './vscode/legacy-command-aliases';
-import { registerDispatchCommands, UnitCompleter } from './vscode/next-unit-command';
+import { registerCodeLensCommands } from './vscode/codelens/codelens-commands';
+import { CompletionSignals } from './vscode/dispatch/completion-signals';
+import { GsdWorkspace, type ProjectHandle } from './vscode/workspace/gsd-workspace';
+import { GSD_FILES, GsdCodeLensProvider } from './vscode/codelens/known-issues-codelens';
+import { installAgentHooks, refreshInstalledHooks, registerInstallAgentHooksCommand } from './vscode/agent-hooks/install-agent-hooks';
+import { LegacyCommandAliases } from './vscode/contributions/legacy-command-aliases';
+import { registerDispatchCommands, UnitCompleter } from './vscode/dispatch/next-unit-command';
 import { registerPanelCommands } from './vscode/panel/panel-commands';
 import type { PanelNode } from './vscode/panel/panel-node';
-import { GsdProblems } from './vscode/problems';
-import { promptDocuments, PROMPT_SCHEME } from './vscode/prompt-documents';
-import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/review-diff';
+import { GsdProblems } from './vscode/workspace/problems';
+import { promptDocuments, PROMPT_SCHEME } from './vscode/dispatch/prompt-documents';
+import { ReviewContentProvider, REVIEW_SCHEME } from './vscode/reviews/review-diff';
 import { ReviewPanelProvider } from './vscode/panel/review-panel-provider';
-import { markActivationStart, measuringPaint } from './vscode/paint-timing';
-import { reviewMaxCycles } from './vscode/review-max-cycles';
-import { GsdStatusBar } from './vscode/status-bar';
-import { sourceLabel } from './vscode/state-source-label';
-import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contribution-ids';
+import { markActivationStart, measuringPaint } from './vscode/workspace/paint-timing';
+import { reviewMaxCycles } from './vscode/reviews/review-max-cycles';
+import { GsdStatusBar } from './vscode/dispatch/status-bar';
+import { sourceLabel } from './vscode/workspace/state-source-label';
+import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DispatchRecord } from '../../src/core/dispatch/dispatch-record';
 import type { UnitType } from '../../src/core/model/types';
-import { completionSignal, signalFile } from '../../src/vscode/completion-signal-rules';
+import { completionSignal, signalFile } from '../../src/vscode/dispatch/completion-signal-rules';
 import { codeReview, copySample, taskSummary } from './helpers/gsd-tree';
 import { fullState } from './helpers/state';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { readOrNull } from '../../src/core/agent-hooks/file-changes';
 import { planInstall, type FileChange } from '../../src/core/agent-hooks/hook-install';
-import { installPreview, vscodeRunsHooks } from '../../src/vscode/install-preview';
+import { installPreview, vscodeRunsHooks } from '../../src/vscode/agent-hooks/install-preview';
 import { copySample } from './helpers/gsd-tree';
 
 const english = (m: string) => m;

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { contributedCommands, legacyAliases } from '../../src/vscode/legacy-command-plan';
+import { contributedCommands, legacyAliases } from '../../src/vscode/contributions/legacy-command-plan';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
 /** The commands of 0.1.0 previews were `gsd.<name>`; ours are now `gsdReviewLoop.<name>`. */

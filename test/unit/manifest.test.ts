@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, NAMESPACE, REVIEW_PANEL_VIEW, VIEW_CONTAINER } from '../../src/vscode/contribution-ids';
+import { COMMANDS, CONTEXT_KEYS, NAMESPACE, REVIEW_PANEL_VIEW, VIEW_CONTAINER } from '../../src/vscode/contributions/contribution-ids';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));

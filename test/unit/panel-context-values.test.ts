@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MilestoneStatus, SliceStatus, TaskStatus } from '../../src/core/model/types';
-import { COMMANDS, REVIEW_PANEL_VIEW } from '../../src/vscode/contribution-ids';
+import { COMMANDS, REVIEW_PANEL_VIEW } from '../../src/vscode/contributions/contribution-ids';
 import * as ctx from '../../src/vscode/panel/context-values';
 
 const root = path.resolve(__dirname, '../..');

@@ -18,7 +18,7 @@ import { locateProject } from '../../src/core/state/locate-project';
 import { openLocatedProject } from '../../src/core/project/open-project';
 import { stateChanges } from '../../src/core/state/state-changes';
 import type { DispatchOutcome } from '../../src/core/dispatch/dispatch-outcome';
-import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../../src/vscode/gsd-workspace';
+import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../../src/vscode/workspace/gsd-workspace';
 import type { PanelNode } from '../../src/vscode/panel/panel-node';
 import { ReviewPanelProvider } from '../../src/vscode/panel/review-panel-provider';
 import { copyFixture, copySample } from './helpers/gsd-tree';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateProject } from '../../src/core/state/locate-project';
-import { unitOfFile } from '../../src/vscode/unit-of-file';
+import { unitOfFile } from '../../src/vscode/codelens/unit-of-file';
 import { copySample } from './helpers/gsd-tree';
 
 describe('unit of a file', () => {

@@ -1,7 +1,7 @@
 // The review panel's TreeItem.contextValue strings, which package.json's `viewItem` clauses match
 // to show item actions. Plain (no `vscode` import) so a unit test can hold them against package.json.
 import type { MilestoneStatus, SliceStatus, TaskStatus } from '../../core/model/types';
-import { NAMESPACE } from '../contribution-ids';
+import { NAMESPACE } from '../contributions/contribution-ids';
 
 export const PROJECT_CONTEXT = `${NAMESPACE}.project`;
 export const PENDING_GROUP_CONTEXT = `${NAMESPACE}.pendingGroup`;

@@ -1,10 +1,10 @@
 // Item actions of the review panel: Compare with previous cycle, Open review, Reveal in Explorer.
 import * as vscode from 'vscode';
-import { compareCycles } from '../review-diff';
+import { compareCycles } from '../reviews/review-diff';
 import type { PanelNode } from './panel-node';
 import { ReviewCycleNode } from './review-cycle-node';
 import { TaskNode } from './task-node';
-import { COMMANDS } from '../contribution-ids';
+import { COMMANDS } from '../contributions/contribution-ids';
 
 function fileOf(node: PanelNode | undefined): vscode.Uri | undefined {
   return node?.treeItem().resourceUri;

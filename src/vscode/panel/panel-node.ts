@@ -1,7 +1,7 @@
 // What every review panel node shares: the base class, the context it renders from, and the small
 // helpers of its tree items (status icons, markdown tooltips, open-file commands, the "next" mark).
 import * as vscode from 'vscode';
-import type { ProjectHandle } from '../gsd-workspace';
+import type { ProjectHandle } from '../workspace/gsd-workspace';
 import type { TaskEntry } from '../../core/model/types';
 import { opening, type Opening } from './opening';
 import type { ProjectSnapshot } from './project-snapshot';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { PendingAction } from '../../core/model/types';
 import { PENDING_ACTION_CONTEXT } from './context-values';
 import { md, openAt, PanelNode } from './panel-node';
-import { pendingSourceLabel } from '../successor-panel';
+import { pendingSourceLabel } from '../successor/successor-panel';
 
 export class PendingActionNode extends PanelNode {
   constructor(

@@ -3,7 +3,7 @@
 // VS Code asks for tree items (after the first time a project is shown).
 import { readHookLog, type HookLogEntry } from '../../core/agent-hooks/hook-log';
 import type { ProjectState } from '../../core/project/state-source';
-import type { GsdWorkspace, ProjectHandle } from '../gsd-workspace';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import type { NextUnitRef } from './task-presentation';
 
 /** How many hook events the panel lists. */

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewCycle } from '../../core/model/types';
-import { gsdReviewInDatabase, gsdReviewLabel } from '../successor-panel';
+import { gsdReviewInDatabase, gsdReviewLabel } from '../successor/successor-panel';
 import { GSD_REVIEW_CONTEXT, reviewCycleContext } from './context-values';
 import { reviewCycleNodeId } from './node-ids';
 import { md, openAt, PanelNode, type TaskOwner } from './panel-node';

@@ -2,8 +2,8 @@
 // the view), a state change refreshes only the nodes of the units that changed, and every refresh
 // renders from one snapshot per project taken after the change.
 import * as vscode from 'vscode';
-import { markFirstChildren } from '../paint-timing';
-import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../gsd-workspace';
+import { markFirstChildren } from '../workspace/paint-timing';
+import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../workspace/gsd-workspace';
 import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
 import { ProjectNode, projectChildren } from './project-node';

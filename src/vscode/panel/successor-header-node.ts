@@ -1,6 +1,6 @@
 // A successor project's header row: what the project is, that it is read-only, where its state came from.
 import type * as vscode from 'vscode';
-import { successorHeaderItem } from '../successor-panel';
+import { successorHeaderItem } from '../successor/successor-panel';
 import { successorHeaderNodeId } from './node-ids';
 import { PanelNode, type PanelContext } from './panel-node';
 

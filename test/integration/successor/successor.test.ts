@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contribution-ids';
+import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribution-ids';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from '../../unit/helpers/successor-database';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
-import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
+import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-command';
 import { activateExtension, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 

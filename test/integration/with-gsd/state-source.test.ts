@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contribution-ids';
+import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribution-ids';
 import { activateExtension } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
-import type { NextUnitResult } from '../../../src/vscode/next-unit-command';
+import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-command';
 import { EXTENSION_ID } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';

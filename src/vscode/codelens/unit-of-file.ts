@@ -2,8 +2,8 @@
 // projects' `.gsd` (the real folder or the link to it). Plain (no `vscode` import): the CodeLens and
 // its commands use it, and the unit tests check it against GSD's layout.
 import * as path from 'node:path';
-import { classifyGsdPath, milestoneIdFromDir } from '../core/files/gsd-layout';
-import type { GSDState } from '../core/model/types';
+import { classifyGsdPath, milestoneIdFromDir } from '../../core/files/gsd-layout';
+import type { GSDState } from '../../core/model/types';
 
 /** What unitOfFile needs of a project: where its `.gsd` is, and (successor projects) its state. */
 export interface ProjectPlace {

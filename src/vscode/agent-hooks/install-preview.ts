@@ -2,8 +2,8 @@
 // and whether this VS Code runs agent hooks at all. Plain (no `vscode` import; the adapter passes
 // `vscode.l10n.t`) so the unit tests read the document a user would see.
 import * as path from 'node:path';
-import { INSTALLED_EVENTS, type FileChange } from '../core/agent-hooks/hook-install';
-import type { Translate } from './panel/task-presentation';
+import { INSTALLED_EVENTS, type FileChange } from '../../core/agent-hooks/hook-install';
+import type { Translate } from '../panel/task-presentation';
 
 /** Agent hooks came to VS Code's Local agent in 1.109.3 (DESIGN.md section 5). */
 const FIRST_VSCODE_WITH_HOOKS = [1, 109, 3];

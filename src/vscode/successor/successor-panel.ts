@@ -3,9 +3,9 @@
 // words for GSD's own review verdicts and known issues. Pure functions of the read-only state; the
 // node classes in panel/ call them.
 import * as vscode from 'vscode';
-import type { GSDState, PendingAction, ReviewCycle } from '../core/model/types';
-import { SUCCESSOR_PROJECT_CONTEXT } from './panel/context-values';
-import { KNOWN_ISSUES_SOURCE, type SuccessorReviewCycle, type SuccessorState } from '../core/successor';
+import type { GSDState, PendingAction, ReviewCycle } from '../../core/model/types';
+import { SUCCESSOR_PROJECT_CONTEXT } from '../panel/context-values';
+import { KNOWN_ISSUES_SOURCE, type SuccessorReviewCycle, type SuccessorState } from '../../core/successor';
 
 // The engine replaces the reader's `source: 'successor'` with its source info; the reader's own
 // fields (detection, readFrom, …) stay.

@@ -8,15 +8,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentHost } from '../core/agent-hooks/agent-host';
-import { applyFileChanges, readOrNull, revertFileChanges } from '../core/agent-hooks/file-changes';
-import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../core/agent-hooks/hook-install';
-import { writeBridgePointer } from '../core/agent-hooks/launcher';
-import { detectProjectKind } from '../core/successor/project-kind';
-import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
-import { COMMANDS } from './contribution-ids';
+import type { AgentHost } from '../../core/agent-hooks/agent-host';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agent-hooks/file-changes';
+import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
+import { writeBridgePointer } from '../../core/agent-hooks/launcher';
+import { detectProjectKind } from '../../core/successor/project-kind';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
+import { COMMANDS } from '../contributions/contribution-ids';
 import { changeVerb, installPreview, vscodeRunsHooks } from './install-preview';
-import { pickProject } from './next-unit-command';
+import { pickProject } from '../dispatch/next-unit-command';
 
 interface HostPick extends vscode.QuickPickItem {
   host: AgentHost;

@@ -2,7 +2,7 @@
 // never written behind the user's back. Reads come from disk (what GSD and the agent see).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { NodeGsdStore } from '../core/files/gsd-store';
+import { NodeGsdStore } from '../../core/files/gsd-store';
 
 export class UnsavedChangesError extends Error {}
 

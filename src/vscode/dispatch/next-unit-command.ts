@@ -2,14 +2,14 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../core/dispatch/dispatch';
-import type { DispatchDecision } from '../core/hooks/engine/middleware-types';
+import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../../core/dispatch/dispatch';
+import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
 import { runOptions } from './dispatch-options';
-import { dirtyDocumentsUnder, UnsavedChangesError } from './editor-aware-store';
-import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
-import { handOffToGsd, type HandOffShown } from './successor-hand-off';
-import { COMMANDS } from './contribution-ids';
+import { dirtyDocumentsUnder, UnsavedChangesError } from '../workspace/editor-aware-store';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
+import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
+import { COMMANDS } from '../contributions/contribution-ids';
 
 export interface NextUnitResult {
   phase: string;

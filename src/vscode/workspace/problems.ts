@@ -1,7 +1,7 @@
 // The core's diagnostics (broken YAML, a review for the wrong task, …) in the Problems panel, on the
 // file they concern.
 import * as vscode from 'vscode';
-import type { Diagnostic } from '../core/model/types';
+import type { Diagnostic } from '../../core/model/types';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

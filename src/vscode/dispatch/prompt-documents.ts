@@ -1,7 +1,7 @@
 // Prompts shown in an editor are read-only virtual documents (`gsd-prompt:` URIs): something to
 // read or copy, never an untitled file that asks to be saved when it is closed.
 import * as vscode from 'vscode';
-import type { DispatchDecision } from '../core/hooks/engine/middleware-types';
+import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 
 export const PROMPT_SCHEME = 'gsd-prompt';
 /** Prompts kept for documents still open or reopened from history; older ones are dropped. */

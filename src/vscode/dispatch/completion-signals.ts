@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { completionSignal } from './completion-signal-rules';
-import type { GsdWorkspace, ProjectChange } from './gsd-workspace';
+import type { GsdWorkspace, ProjectChange } from '../workspace/gsd-workspace';
 import type { UnitCompleter } from './next-unit-command';
 
 export class CompletionSignals {

@@ -2,8 +2,8 @@
 // included, computed without writing anything, the same decision the panel marks "next").
 // Click: GSD: Next Unit.
 import * as vscode from 'vscode';
-import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
-import { COMMANDS, STATUS_BAR_ITEM } from './contribution-ids';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
+import { COMMANDS, STATUS_BAR_ITEM } from '../contributions/contribution-ids';
 
 export class GsdStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(STATUS_BAR_ITEM, vscode.StatusBarAlignment.Left, 50);

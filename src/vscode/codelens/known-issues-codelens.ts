@@ -5,14 +5,14 @@
 // `T01-SUMMARY.md`) the Known Issues lens only counts GSD's known issues and shows them in the
 // panel: nothing there is dispatched. The document selector keeps the provider off any other file.
 import * as vscode from 'vscode';
-import { readCodeReview } from '../core/parse/code-review';
-import { parseFrontmatter } from '../core/parse/frontmatter';
-import { sectionNamed } from '../core/parse/markdown-sections';
-import { parseTaskSummary } from '../core/parse/task-summary';
-import { knownIssuesFromSummary } from '../core/successor/known-issue-actions';
-import type { GsdWorkspace, ProjectHandle } from './gsd-workspace';
+import { readCodeReview } from '../../core/parse/code-review';
+import { parseFrontmatter } from '../../core/parse/frontmatter';
+import { sectionNamed } from '../../core/parse/markdown-sections';
+import { parseTaskSummary } from '../../core/parse/task-summary';
+import { knownIssuesFromSummary } from '../../core/successor/known-issue-actions';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { unitOfFile, type UnitOfFile } from './unit-of-file';
-import { COMMANDS } from './contribution-ids';
+import { COMMANDS } from '../contributions/contribution-ids';
 
 export const GSD_FILES: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/tasks/*-SUMMARY.md' },

@@ -5,12 +5,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REVIEWER_NAME } from '../core/agent-hooks/hook-install';
-import { ensureRuntimeDir, runtimeDir } from '../core/files/runtime-folder';
-import { createExclusive } from '../core/files/atomic-write';
-import { confinedDir } from '../core/files/confine';
-import { platformDialect, shellQuote } from '../core/shell/shell-quote';
-import type { DispatchDecision } from '../core/hooks/engine/middleware-types';
+import { REVIEWER_NAME } from '../../core/agent-hooks/hook-install';
+import { ensureRuntimeDir, runtimeDir } from '../../core/files/runtime-folder';
+import { createExclusive } from '../../core/files/atomic-write';
+import { confinedDir } from '../../core/files/confine';
+import { platformDialect, shellQuote } from '../../core/shell/shell-quote';
+import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 import { promptDocuments } from './prompt-documents';
 
 export type TargetName = 'chat' | 'terminal' | 'editor';

@@ -2,9 +2,9 @@
 // "Compare with previous cycle" opens vscode.diff between two snapshots nobody can edit by accident.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readBoundedText } from '../core/files/bounded-read';
-import { confine, isWithin } from '../core/files/confine';
-import type { ReviewCycle } from '../core/model/types';
+import { readBoundedText } from '../../core/files/bounded-read';
+import { confine, isWithin } from '../../core/files/confine';
+import type { ReviewCycle } from '../../core/model/types';
 
 export const REVIEW_SCHEME = 'gsd-review';
 

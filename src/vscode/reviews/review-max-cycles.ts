@@ -2,9 +2,9 @@
 // PREFERENCES.md (`gsd_hooks`, review-loop's `max_cycles`) win; the VS Code setting is the default for
 // projects that do not say.
 import * as vscode from 'vscode';
-import { maxCycles } from '../core/hooks/builtin/review-loop/review-loop';
-import { readHookConfig } from '../core/hooks/engine/hook-config';
-import type { ProjectHandle } from './gsd-workspace';
+import { maxCycles } from '../../core/hooks/builtin/review-loop/review-loop';
+import { readHookConfig } from '../../core/hooks/engine/hook-config';
+import type { ProjectHandle } from '../workspace/gsd-workspace';
 
 export function reviewMaxCycles(handle: ProjectHandle): number {
   const setting = vscode.workspace.getConfiguration('gsdReviewLoop').get<number>('review.maxCycles', 5);

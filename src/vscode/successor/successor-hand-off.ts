@@ -4,9 +4,9 @@
 // the same the CLI's `next` prints.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GSDState } from '../core/model/types';
-import { successorHandOff, type SuccessorHandOff } from '../core/successor';
-import type { ProjectHandle } from './gsd-workspace';
+import type { GSDState } from '../../core/model/types';
+import { successorHandOff, type SuccessorHandOff } from '../../core/successor';
+import type { ProjectHandle } from '../workspace/gsd-workspace';
 
 export interface HandOffShown {
   handOff: SuccessorHandOff;

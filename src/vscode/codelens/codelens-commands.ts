@@ -1,17 +1,17 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
 import * as vscode from 'vscode';
-import { readCodeReview } from '../core/parse/code-review';
-import { replanDecision } from '../core/dispatch/default-dispatch';
-import { findUnit } from '../core/model/find-unit';
-import { detectProjectKind } from '../core/successor/project-kind';
-import type { GsdWorkspace } from './gsd-workspace';
+import { readCodeReview } from '../../core/parse/code-review';
+import { replanDecision } from '../../core/dispatch/default-dispatch';
+import { findUnit } from '../../core/model/find-unit';
+import { detectProjectKind } from '../../core/successor/project-kind';
+import type { GsdWorkspace } from '../workspace/gsd-workspace';
 import { unitOfFile } from './unit-of-file';
-import { runChosenUnit } from './next-unit-command';
-import type { PanelNode } from './panel/panel-node';
-import { compareCycles } from './review-diff';
-import type { ReviewPanelProvider } from './panel/review-panel-provider';
-import { readGsdText } from '../core/files/gsd-store';
-import { COMMANDS, SHOW_VIEW_CONTAINER } from './contribution-ids';
+import { runChosenUnit } from '../dispatch/next-unit-command';
+import type { PanelNode } from '../panel/panel-node';
+import { compareCycles } from '../reviews/review-diff';
+import type { ReviewPanelProvider } from '../panel/review-panel-provider';
+import { readGsdText } from '../../core/files/gsd-store';
+import { COMMANDS, SHOW_VIEW_CONTAINER } from '../contributions/contribution-ids';
 
 export function registerCodeLensCommands(
   workspace: GsdWorkspace,

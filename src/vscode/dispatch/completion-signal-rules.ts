@@ -3,11 +3,11 @@
 // check them directly. The adapter (completion-signals.ts) only listens and calls the completer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DispatchRecord } from '../core/dispatch/dispatch-record';
-import { readCodeReview } from '../core/parse/code-review';
-import { readGsdText } from '../core/files/gsd-store';
-import { findUnit } from '../core/model/find-unit';
-import type { GSDState } from '../core/model/types';
+import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
+import { readCodeReview } from '../../core/parse/code-review';
+import { readGsdText } from '../../core/files/gsd-store';
+import { findUnit } from '../../core/model/find-unit';
+import type { GSDState } from '../../core/model/types';
 
 /** The file whose appearance completes the unit, or null when the unit has no file signal. */
 export function signalFile(state: GSDState, record: DispatchRecord): string | null {

@@ -4,19 +4,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hookLogFile } from '../core/agent-hooks/hook-log';
-import { runtimeDir } from '../core/files/runtime-folder';
-import type { DispatchOutcome } from '../core/dispatch/dispatch';
-import { openLocatedProject, type Project } from '../core/project/open-project';
-import type { ProjectState } from '../core/project/state-source';
-import type { ProjectKind } from '../core/successor/project-kind';
-import { locateProject, type GsdProject } from '../core/state/locate-project';
-import { stateChanges, type StateChanges } from '../core/state/state-changes';
-import { BUILTIN_HOOKS } from '../builtin-hooks';
-import { runOptions } from './dispatch-options';
+import { hookLogFile } from '../../core/agent-hooks/hook-log';
+import { runtimeDir } from '../../core/files/runtime-folder';
+import type { DispatchOutcome } from '../../core/dispatch/dispatch';
+import { openLocatedProject, type Project } from '../../core/project/open-project';
+import type { ProjectState } from '../../core/project/state-source';
+import type { ProjectKind } from '../../core/successor/project-kind';
+import { locateProject, type GsdProject } from '../../core/state/locate-project';
+import { stateChanges, type StateChanges } from '../../core/state/state-changes';
+import { BUILTIN_HOOKS } from '../../builtin-hooks';
+import { runOptions } from '../dispatch/dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
 
-import { CONTEXT_KEYS } from './contribution-ids';
+import { CONTEXT_KEYS } from '../contributions/contribution-ids';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
