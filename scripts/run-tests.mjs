@@ -1,4 +1,4 @@
-// `npm test`: type-check, lint, unit tests (mocha), then the integration suite inside a real VS Code, on the
+// `npm test`: type-check, lint, unit tests (mocha), the integration suite inside a real VS Code, on the
 // floor of engines.vscode and on the latest code-server (GSD_CODE_SERVER_VERSION picks others).
 // Streams each step's output, says so when a step has been silent for a while, and ends with one
 // plain line that counts every test: "tests: N passed, N failed".
@@ -14,6 +14,7 @@ const steps = [
   ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs']],
   ['build', 'node', ['esbuild.mjs']],
   ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
+  ['package: the .vsix installed by VS Code 1.100.3 and the latest', 'node', ['scripts/packaging/check-vsix.mjs']],
 ];
 const QUIET_MS = 10_000;
 
