@@ -32,12 +32,17 @@ export function ensureChromium() {
   if (found) return found;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && which('apt-get')) {
-    process.stderr.write('[chromium] not found; installing Debian\'s chromium with apt-get\n');
+    // apt-get is quiet for about a minute: say what the wait is.
+    process.stderr.write('[chromium] not found; installing Debian\'s chromium with apt-get (about a minute, quietly)…\n');
+    const started = Date.now();
     execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const installed = find();
-    if (installed) return installed;
+    if (installed) {
+      process.stderr.write(`[chromium] installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+      return installed;
+    }
   }
   throw new Error(
     'Debian\'s chromium is needed to drive the VS Code web workbench. Install it with:\n' +
