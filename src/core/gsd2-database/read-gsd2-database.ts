@@ -109,7 +109,7 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
     paths,
     readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath, gsdDir),
   });
-  const diagnostics: Diagnostic[] = [...outcome.diagnostics];
+  const diagnostics: Diagnostic[] = [...outcome.diagnostics, ...paths.refused.map((message) => ({ file: gsdDir, severity: 'warning' as const, message }))];
   if (outcome.defaulted.length > 0) {
     diagnostics.push({
       file: dbPath,
