@@ -79,4 +79,60 @@ describe('GSD databases linked out of .gsd', function () {
       p.remove();
     }
   });
+
+  // A `slices` folder linked out of .gsd (to another project's slices): the task summary there was
+  // read to place the pending action, and the action pointed at that outside file, which the panel
+  // and CodeLens open. Now nothing under the link is read; the action points at a path inside .gsd.
+  describe('a slices folder (or a summary) linked out of .gsd', () => {
+    const ISSUES = 'Pending actions:\n- Round the cart total once\n';
+    let outsideDir: string;
+    let p: Gsd2Project;
+    beforeEach(() => {
+      outsideDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-victim-slices-')));
+      fs.mkdirSync(path.join(outsideDir, 'S01', 'tasks'), { recursive: true });
+      // Another project's summary: its Known Issues heading on line 3, the bullet on line 6.
+      fs.writeFileSync(path.join(outsideDir, 'S01', 'tasks', 'T01-SUMMARY.md'), '# T01: Secret\n\n## Known Issues\n\nPending actions:\n- Round the cart total once\n');
+      p = new Gsd2Project().milestone({ id: 'M001' }).slice({ id: 'S01' }).task({ id: 'T01', status: 'complete', sequence: 1, knownIssues: ISSUES }).task({ id: 'T02', sequence: 2 });
+      fs.mkdirSync(path.join(p.gsdDir, 'milestones', 'M001'), { recursive: true });
+    });
+    afterEach(() => {
+      p.remove();
+      fs.rmSync(outsideDir, { recursive: true, force: true });
+    });
+
+    const actionFiles = (r: ReturnType<typeof readGsd2Database>): string[] => ('state' in r ? r.state.pendingActions.map((a) => a.file) : []);
+
+    it('a linked slices folder: the action points inside .gsd, and the link is said', () => {
+      fs.symlinkSync(outsideDir, path.join(p.gsdDir, 'milestones', 'M001', 'slices'));
+      const r = readGsd2Database(p.gsdDir);
+      assert.ok('state' in r, 'unavailable' in r ? r.unavailable : '');
+      assert.deepEqual(r.state.pendingActions.map((a) => a.text), ['Round the cart total once']);
+      for (const file of actionFiles(r)) {
+        assert.ok(!fs.realpathSync(path.dirname(file)).startsWith(outsideDir), `the action points at ${file}, outside .gsd`);
+        assert.ok(file.startsWith(p.gsdDir + path.sep), file);
+      }
+      assert.ok(![3, 6].includes(r.state.pendingActions[0].line), 'the outside summary was read to place the action');
+      assert.ok(r.diagnostics.some((d) => /slices.*leads outside \.gsd/.test(d.message)), r.diagnostics.map((d) => d.message).join('\n'));
+    });
+
+    it('a summary file linked out of .gsd: not read, not pointed at', () => {
+      fs.mkdirSync(path.join(p.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks'), { recursive: true });
+      const summary = path.join(p.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks', 'T01-SUMMARY.md');
+      fs.symlinkSync(path.join(outsideDir, 'S01', 'tasks', 'T01-SUMMARY.md'), summary);
+      const r = readGsd2Database(p.gsdDir);
+      assert.ok('state' in r, 'unavailable' in r ? r.unavailable : '');
+      assert.equal(r.state.pendingActions.length, 1);
+      assert.ok(![3, 6].includes(r.state.pendingActions[0].line), 'the outside summary was read to place the action');
+      assert.notEqual(r.state.pendingActions[0].file, summary, 'the action points at the link out of .gsd');
+    });
+
+    it('a plain slices folder still places the action on its rendered bullet', () => {
+      fs.mkdirSync(path.join(p.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks'), { recursive: true });
+      const summary = path.join(p.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks', 'T01-SUMMARY.md');
+      fs.copyFileSync(path.join(outsideDir, 'S01', 'tasks', 'T01-SUMMARY.md'), summary);
+      const r = readGsd2Database(p.gsdDir);
+      assert.ok('state' in r, 'unavailable' in r ? r.unavailable : '');
+      assert.deepEqual(r.state.pendingActions.map((a) => [a.file, a.line]), [[summary, 6]]);
+    });
+  });
 });

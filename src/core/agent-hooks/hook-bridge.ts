@@ -218,11 +218,18 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   }
 }
 
+const folded = (p: string): string => p.normalize('NFC').toLowerCase();
+
 /** Whether an edit tool's path lands in our runtime records, compared as real paths. */
 export function isProtectedRuntimePath(protectedDir: string, cwd: string, p: string): boolean {
   try {
     const real = realPathOf(path.resolve(cwd, p));
-    return isWithin(realPathOf(protectedDir), real);
+    const dir = realPathOf(protectedDir);
+    // On a case-insensitive file system (macOS, Windows, a FAT or exFAT drive) `.GSD/GSD-Review-Loop/x`
+    // is our record under another spelling, and a realpath on Linux keeps the spelling it was given.
+    // So the paths are also compared case-folded: every spelling is kept out (on a case-sensitive
+    // one this also keeps out a folder differing from ours by case alone, which is no loss).
+    return isWithin(dir, real) || isWithin(folded(dir), folded(real));
   } catch {
     // A path we cannot resolve (a link loop) is not one we let an agent edit blindly.
     return true;

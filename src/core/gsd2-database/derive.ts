@@ -67,13 +67,19 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
   const { registry, active } = buildRegistry(snap);
   const decision = decidePhase(snap, registry, active, ctx, diagnostics);
 
+  // Where an action points when GSD has not rendered the summary: where it will, unless that path
+  // leads out of `.gsd` (a linked `slices` folder), then the database that holds the text.
+  const summaryOrDatabase = (mid: string, sid: string, tid: string): string => {
+    const rendered = path.join(ctx.paths.sliceDir(mid, sid) ?? path.join(ctx.gsdDir, 'milestones', mid, 'slices', sid), 'tasks', `${tid}-SUMMARY.md`);
+    return ctx.paths.inside(rendered) ? rendered : ctx.dbPath;
+  };
   const actionsOf = (mid: string, sid: string, tid: string, knownIssues: string): PendingAction[] =>
     knownIssues
       ? knownIssueActions(
           knownIssues,
           { milestoneId: mid, sliceId: sid, taskId: tid },
           ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'),
-          path.join(ctx.paths.sliceDir(mid, sid) ?? path.join(ctx.gsdDir, 'milestones', mid, 'slices', sid), 'tasks', `${tid}-SUMMARY.md`),
+          summaryOrDatabase(mid, sid, tid),
         )
       : [];
   // Slices whose tasks a lazy read did not read: their pending actions, from the tasks with known issues.

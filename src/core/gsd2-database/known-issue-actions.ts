@@ -4,6 +4,7 @@
 // summary's `## Known Issues`; each action points at its bullet there when the rendered file has it
 // (the panel and CodeLens open that file), else at the heading, else at the file's first line.
 import { readBoundedText } from '../files/bounded-read';
+import { openConfined } from '../files/confine';
 import { extractPendingActions } from '../parse/known-issues';
 import { sectionNamed, splitLines, type Section } from '../parse/markdown-sections';
 import type { PendingAction } from '../model/types';
@@ -14,11 +15,19 @@ export interface TaskRef {
   taskId: string;
 }
 
-/** The rendered `## Known Issues` section of the summary, when there is one to point at. */
-function renderedSection(summaryFile: string | null): Section | undefined {
-  if (!summaryFile) return undefined;
-  const text = readBoundedText(summaryFile);
-  return text === null ? undefined : sectionNamed(text, 1, 'Known Issues');
+/**
+ * The rendered summary's `## Known Issues` section (undefined when it has none), or null when there
+ * is no summary to point at: none rendered, or one that leads out of `.gsd` or cannot be read.
+ */
+function renderedSection(summaryFile: string | null): Section | undefined | null {
+  if (!summaryFile) return null;
+  let text: string | null;
+  try {
+    text = readBoundedText(summaryFile, undefined, openConfined);
+  } catch {
+    return null;
+  }
+  return text === null ? null : sectionNamed(text, 1, 'Known Issues');
 }
 
 export function knownIssueActions(knownIssues: string, task: TaskRef, summaryFile: string | null, fallbackFile: string): PendingAction[] {
@@ -27,7 +36,7 @@ export function knownIssueActions(knownIssues: string, task: TaskRef, summaryFil
   if (fromDb.length === 0) return [];
   const rendered = renderedSection(summaryFile);
   const renderedActions = rendered ? extractPendingActions(rendered) : [];
-  const file = summaryFile ?? fallbackFile;
+  const file = rendered === null ? fallbackFile : summaryFile!;
   return fromDb.map((a) => {
     const at = renderedActions.find((r) => r.text === a.text);
     return { text: a.text, source: 'summary', file, line: at?.line ?? rendered?.line ?? 1, ...task };

@@ -11,7 +11,7 @@ import { slicesNeedingTasks } from './milestone-registry';
 import { readEscalationArtifact } from './escalation-artifact';
 import { loadNodeSqlite, type NodeSqliteLoad } from '../sqlite/node-sqlite';
 import { readSnapshot, type SnapshotOptions } from '../sqlite/read-only-snapshot';
-import { checkSchema, SUPPORTED_SCHEMA_VERSION } from './schema';
+import { checkSchema, SUPPORTED_SCHEMA_VERSION, type SchemaCheckFailure } from './schema';
 import { SnapshotReader, type Gsd2Snapshot, type TaskDepth } from './snapshot';
 import { UnitPaths } from './unit-paths';
 
@@ -25,6 +25,8 @@ export type Gsd2UnavailableCause =
   | 'no-node-sqlite'
   /** A SQLite file without GSD's tables. */
   | 'not-gsd-database'
+  /** A view, virtual table or computed column where GSD keeps a stored table: refused unread. */
+  | 'unsafe-schema'
   /** `schema_version` above the version we checked. */
   | 'schema-too-new'
   /** Still locked after every retry. */
@@ -53,7 +55,7 @@ export function gsd2DatabasePath(gsdDir: string): string {
   return path.join(gsdDir, GSD2_DATABASE_FILE);
 }
 
-type SnapshotOutcome = { ok: true; snapshot: Gsd2Snapshot; diagnostics: Diagnostic[]; defaulted: string[] } | { ok: false; cause: 'not-gsd-database' | 'schema-too-new'; message: string };
+type SnapshotOutcome = { ok: true; snapshot: Gsd2Snapshot; diagnostics: Diagnostic[]; defaulted: string[] } | SchemaCheckFailure;
 
 /** `gsdDir` is the real path of `.gsd`. Never throws. */
 export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOptions = {}): Gsd2DatabaseRead {
@@ -107,7 +109,7 @@ export function readGsd2Database(gsdDir: string, options: ReadGsd2DatabaseOption
     paths,
     readEscalation: (artifactPath) => readEscalationArtifact(root, artifactPath, gsdDir),
   });
-  const diagnostics: Diagnostic[] = [...outcome.diagnostics];
+  const diagnostics: Diagnostic[] = [...outcome.diagnostics, ...paths.refused.map((message) => ({ file: gsdDir, severity: 'warning' as const, message }))];
   if (outcome.defaulted.length > 0) {
     diagnostics.push({
       file: dbPath,

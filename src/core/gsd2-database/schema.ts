@@ -4,6 +4,7 @@
 // from db-migration-steps.ts. The version is `MAX(version)` of `schema_version`
 // (db-schema-metadata.ts, `getCurrentSchemaVersion`).
 import type { DatabaseSyncLike } from '../sqlite/node-sqlite';
+import { tableShape } from '../sqlite/plain-tables';
 
 /** The newest schema whose meaning we checked. A newer GSD's database may mean other things. */
 export const SUPPORTED_SCHEMA_VERSION = 29;
@@ -69,16 +70,24 @@ export interface SchemaInfo {
   defaulted: string[];
 }
 
-export type SchemaCheck = { ok: true; schema: SchemaInfo } | { ok: false; cause: 'not-gsd-database' | 'schema-too-new'; message: string };
+export type SchemaCheckFailure = { ok: false; cause: 'not-gsd-database' | 'schema-too-new' | 'unsafe-schema'; message: string };
+export type SchemaCheck = { ok: true; schema: SchemaInfo } | SchemaCheckFailure;
 
-function tableColumns(db: DatabaseSyncLike, table: string): Set<string> | null {
-  // table_info of a missing table is an empty list, not an error.
-  const rows = db.prepare(`PRAGMA table_info(${table})`).all();
-  return rows.length === 0 ? null : new Set(rows.map((r) => String(r.name)));
+/** Every table read, checked before any of them is: a view or virtual table in place of one refuses the database. */
+function plainTables(db: DatabaseSyncLike): Map<string, Set<string>> | SchemaCheckFailure {
+  const found = new Map<string, Set<string>>();
+  for (const table of ['schema_version', ...Object.keys(COLUMNS)]) {
+    const shape = tableShape(db, table);
+    if (shape.kind === 'refused') return { ok: false, cause: 'unsafe-schema', message: `is not read: ${shape.reason}` };
+    if (shape.kind === 'table') found.set(table, shape.columns);
+  }
+  return found;
 }
 
 export function checkSchema(db: DatabaseSyncLike): SchemaCheck {
-  if (!tableColumns(db, 'schema_version')) {
+  const tables = plainTables(db);
+  if (!(tables instanceof Map)) return tables;
+  if (!tables.has('schema_version')) {
     return { ok: false, cause: 'not-gsd-database', message: 'has no schema_version table: not a GSD-2 database (or GSD never finished creating it)' };
   }
   const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get();
@@ -96,7 +105,7 @@ export function checkSchema(db: DatabaseSyncLike): SchemaCheck {
   const selects: SchemaInfo['selects'] = {};
   const defaulted: string[] = [];
   for (const [table, columns] of Object.entries(COLUMNS) as Array<[TableName, Record<string, string | null>]>) {
-    const present = tableColumns(db, table);
+    const present = tables.get(table);
     if (!present) {
       if (REQUIRED_TABLES.includes(table)) {
         return { ok: false, cause: 'not-gsd-database', message: `schema version ${version} has no ${table} table (GSD-2 adds it in version 5 and fills it when it next opens the project)` };

@@ -4,8 +4,11 @@
 // src/resources/extensions/gsd/paths.ts (`resolveDir`, `resolveFile`, `resolveSliceFile`): a folder
 // named the id, then the same case-insensitively, then a legacy `ID-DESCRIPTION` folder; a file
 // `ID-SUFFIX.md` case-insensitively, then `ID-…-SUFFIX.md`, then a bare `suffix.md`.
+// Confined: a folder (`slices`, `tasks`, or one above them) linked out of the real `.gsd` is not
+// listed, so no file found through it is read or pointed at; each such folder is said once.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { confine, confineFolder, rememberListedFolders } from '../files/confine';
 
 interface Entry {
   name: string;
@@ -19,22 +22,39 @@ export class UnitPaths {
   /** Resolved folders by milestone id and by milestone and slice id: asked for every unit of the registry, joined once. */
   private readonly unitDirs = new Map<string, string | null>();
   private readonly milestonesDir: string;
+  /** Folders not listed because they lead out of `.gsd`, one line each. */
+  readonly refused: string[] = [];
 
-  constructor(gsdDir: string) {
+  constructor(private readonly gsdDir: string) {
     this.milestonesDir = path.join(gsdDir, 'milestones');
   }
 
   private list(dir: string): Entry[] {
     let entries = this.listings.get(dir);
     if (!entries) {
+      entries = [];
       try {
-        entries = fs.readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
-      } catch {
-        entries = [];
+        // The real folder is listed (a link inside `.gsd` to another folder of it is fine).
+        const real = confineFolder(dir);
+        entries = fs.readdirSync(real, { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+        rememberListedFolders(dir, entries.filter((e) => e.isDirectory).map((e) => e.name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') this.refused.push(`${dir}: ${(error as Error).message}; nothing under it is read`);
       }
       this.listings.set(dir, entries);
     }
     return entries;
+  }
+
+  /** `file` resolves inside the real `.gsd` (it need not exist). */
+  inside(file: string): boolean {
+    try {
+      confine(this.gsdDir, file);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private resolveDir(parent: string, id: string): string | null {

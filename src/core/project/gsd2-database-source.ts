@@ -18,6 +18,7 @@ const FALLBACK_WORDS: Record<Gsd2UnavailableCause, string> = {
   'no-database': 'there is no gsd.db',
   'no-node-sqlite': 'this runtime has no node:sqlite',
   'not-gsd-database': 'gsd.db is not a GSD-2 database',
+  'unsafe-schema': 'gsd.db holds a view or virtual table where GSD keeps a table',
   'schema-too-new': "gsd.db's schema is newer than this extension knows",
   busy: 'gsd.db stayed locked by GSD',
   unreadable: 'gsd.db cannot be read',

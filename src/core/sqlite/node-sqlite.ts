@@ -15,10 +15,15 @@ export interface StatementSyncLike {
   run(...params: SqliteValue[]): unknown;
 }
 
+/** `sqlite3_set_authorizer`'s callback: action code, two arguments, database name, trigger or view. */
+export type Authorizer = (action: number, arg1: string | null, arg2: string | null, dbName: string | null, triggerOrView: string | null) => number;
+
 export interface DatabaseSyncLike {
   exec(sql: string): void;
   prepare(sql: string): StatementSyncLike;
   close(): void;
+  /** Node ≥ 24.10 only. */
+  setAuthorizer?(callback: Authorizer | null): void;
 }
 
 export interface DatabaseSyncOptions {

@@ -18,8 +18,12 @@
 //   way, which then uses GSD's own -wal and -shm;
 // - GSD killed (-wal with committed rows, no -shm): the index is rebuilt in a new -shm, the rows in
 //   the WAL are read, gsd.db and -wal stay byte-identical (a writable connection would fold them in).
+// A read never runs without end: each reader checks that what it reads is a plain table
+// (plain-tables.ts), and where the runtime allows, an authorizer refuses recursion and views
+// (read-authorizer.ts).
 import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { guardReads } from './read-authorizer';
 import { readSqliteHeader } from './sqlite-header';
 import type { DatabaseSyncLike, NodeSqlite } from './node-sqlite';
 
@@ -109,6 +113,7 @@ export function readSnapshot<T>(
       // A connection setting, not a write; the `timeout` option would do the same only from Node 22.16.
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeout))}`);
       db.exec('PRAGMA query_only = 1');
+      guardReads(db);
       db.exec('BEGIN');
       inTransaction = true;
       const value = read(db);

@@ -2,9 +2,10 @@
 // root. `.gsd` is often a symlink into the user's home, so the real path is what we watch and read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { recoverInterruptedCommit } from '../files/commit-journal';
+import { journalFile, recoverInterruptedCommit } from '../files/commit-journal';
 import { registerGsdRoot } from '../files/confine';
-import { moveOldRuntimeRecords } from '../files/runtime-folder';
+import { moveOldRuntimeRecords, OLD_RUNTIME_FOLDER } from '../files/runtime-folder';
+import { detectProjectKind } from '../successor/project-kind';
 
 export interface GsdProject {
   /** The folder that holds `.gsd`. */
@@ -33,6 +34,27 @@ function exists(p: string): boolean {
   }
 }
 
+/**
+ * An older version's records (a dispatch in flight, a journal) move to our folder first; then a
+ * commit a killed process left half-done is finished before anyone reads the state. Not in a
+ * successor project (@opengsd/gsd-pi 1.x): GSD runs its own reviews there and nothing of its `.gsd`
+ * is ours to write, so what an older version of ours left there stays as it is. The project's kind
+ * is looked at only when there is something to move or finish (two failed lstats otherwise).
+ */
+function tidyRuntimeRecords(gsdDir: string): void {
+  const leftover = (p: string): boolean => {
+    try {
+      return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return true;
+    }
+  };
+  if (!leftover(path.join(gsdDir, OLD_RUNTIME_FOLDER)) && !leftover(journalFile(gsdDir))) return;
+  if (detectProjectKind(gsdDir).kind === 'successor') return;
+  moveOldRuntimeRecords(gsdDir);
+  recoverInterruptedCommit(gsdDir);
+}
+
 /** Walks up from `start` to the git root (or the file-system root) looking for `.gsd`. */
 export function locateProject(start: string): GsdProject | null {
   let dir = path.resolve(start);
@@ -41,10 +63,7 @@ export function locateProject(start: string): GsdProject | null {
     if (isDirectory(candidate)) {
       const gsdDir = fs.realpathSync(candidate);
       registerGsdRoot(gsdDir);
-      // An older version's records (a dispatch in flight, a journal) move to our folder first; then a
-      // commit a killed process left half-done is finished before anyone reads the state.
-      moveOldRuntimeRecords(gsdDir);
-      recoverInterruptedCommit(gsdDir);
+      tidyRuntimeRecords(gsdDir);
       return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
     }
     if (exists(path.join(dir, '.git'))) return null;

@@ -3,6 +3,7 @@
 // transaction, bounded retries when busy, `immutable=1` when no GSD process has the database open).
 // This file gives the successor's readers their small query interface over it.
 import { loadNodeSqlite, type DatabaseSyncLike, type SqliteValue } from '../sqlite/node-sqlite';
+import { RefusedTableError, tableShape, type TableShape } from '../sqlite/plain-tables';
 import { readSnapshot } from '../sqlite/read-only-snapshot';
 import { readSqliteHeader } from '../sqlite/sqlite-header';
 
@@ -28,21 +29,25 @@ export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: string
 const BUSY_RETRIES = 3;
 
 function session(db: DatabaseSyncLike): ReadOnlyDatabase {
-  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all().map((r) => String(r.name)));
-  const columns = new Map<string, Set<string>>();
+  // Each table is looked at before its first read: a view, virtual table or computed column in its
+  // place ends the read with a reason (sqlite/plain-tables.ts), rather than being run or skipped.
+  const shapes = new Map<string, TableShape>();
+  const shapeOf = (table: string): TableShape => {
+    let shape = shapes.get(table);
+    if (!shape) {
+      shape = tableShape(db, table);
+      shapes.set(table, shape);
+    }
+    if (shape.kind === 'refused') throw new RefusedTableError(shape.reason);
+    return shape;
+  };
   return {
     get: (sql, ...params) => db.prepare(sql).get(...(params as SqliteValue[])),
     all: (sql, ...params) => db.prepare(sql).all(...(params as SqliteValue[])),
-    hasTable: (name) => tables.has(name),
+    hasTable: (name) => shapeOf(name).kind === 'table',
     hasColumn: (table, column) => {
-      if (!tables.has(table)) return false;
-      let set = columns.get(table);
-      if (!set) {
-        // The table name comes from our own code, never from the database or the user.
-        set = new Set(db.prepare(`PRAGMA table_info(${table})`).all().map((r) => String(r.name)));
-        columns.set(table, set);
-      }
-      return set.has(column);
+      const shape = shapeOf(table);
+      return shape.kind === 'table' && shape.columns.has(column);
     },
   };
 }

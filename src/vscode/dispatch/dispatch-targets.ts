@@ -9,7 +9,8 @@ import { REVIEWER_NAME } from '../../core/agent-hooks/hook-install';
 import { ensureRuntimeDir, runtimeDir } from '../../core/files/runtime-folder';
 import { createExclusive } from '../../core/files/atomic-write';
 import { confinedDir } from '../../core/files/confine';
-import { platformDialect, shellQuote } from '../../core/shell/shell-quote';
+import { promptFileBase } from '../../core/dispatch/prompt-file-name';
+import { shellQuote, terminalDialect } from '../../core/shell/shell-quote';
 import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 import { promptDocuments } from './prompt-documents';
 
@@ -28,9 +29,14 @@ export interface TargetResult {
 
 export class TargetRefused extends Error {}
 
-/** The configured command with the prompt file quoted for the terminal's shell (POSIX, or cmd / PowerShell on Windows). */
-export function renderCommand(template: string, promptFile: string, platform = process.platform): string {
-  return template.replace(/\{promptFile\}/g, shellQuote(promptFile, platformDialect(platform)));
+/**
+ * The configured command with the prompt file quoted for the terminal's shell: PowerShell's rules
+ * when `shell` (VS Code's `env.shell`) is PowerShell on any OS, else POSIX, or cmd / PowerShell on Windows.
+ */
+export function renderCommand(template: string, promptFile: string, platform = process.platform, shell = ''): string {
+  const quoted = shellQuote(promptFile, terminalDialect(shell, platform));
+  // A function, not a string: in a replacement string `$'`, `$&` and `` $` `` insert parts of the template.
+  return template.replace(/\{promptFile\}/g, () => quoted);
 }
 
 export function writePromptFile(gsdDir: string, decision: DispatchDecision, now = new Date()): string {
@@ -38,8 +44,7 @@ export function writePromptFile(gsdDir: string, decision: DispatchDecision, now 
   // name someone planted as a link is never written through.
   ensureRuntimeDir(gsdDir);
   const dir = confinedDir(gsdDir, path.relative(gsdDir, path.join(runtimeDir(gsdDir), 'prompts')));
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const base = `${stamp}-${decision.unitType}-${decision.unitId.replace(/[\\/]/g, '-')}`;
+  const base = promptFileBase(decision.unitType, decision.unitId, now);
   for (let n = 0; ; n++) {
     const file = path.join(dir, `${base}${n ? `-${n}` : ''}.md`);
     try {
@@ -106,7 +111,7 @@ export async function sendToTarget(
     const promptFile = writePromptFile(gsdDir, viaSubagent ? { ...decision, prompt: `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` } : decision);
     const terminal = vscode.window.createTerminal({ name: `GSD: ${decision.unitType} ${decision.unitId}`, cwd: root });
     terminal.show(true);
-    terminal.sendText(renderCommand(options.terminalCommand, promptFile));
+    terminal.sendText(renderCommand(options.terminalCommand, promptFile, process.platform, vscode.env.shell));
     return { target: 'terminal', promptFile, terminal };
   }
   if (configured === 'chat') {
