@@ -7,7 +7,10 @@ import * as path from 'node:path';
 import type { GsdStore } from '../files/gsd-store';
 import { attachHookState } from '../hooks/engine/attach-hook-state';
 import { readGsd2Database, type Gsd2UnavailableCause, type ReadGsd2DatabaseOptions } from '../gsd2-database/read-gsd2-database';
+import { workflowPreferences } from '../gsd2-database/workflow-preferences';
+import { preferencesFile } from '../hooks/engine/hook-config';
 import type { GSDState } from '../model/types';
+import { parsePreferences } from '../parse/preferences';
 import type { ProjectLocation } from '../state/derive-state';
 import type { ProjectFiles } from '../state/project-files';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';
@@ -59,6 +62,8 @@ export class Gsd2DatabaseSource implements StateSource {
       this.fallbackCause = null;
       // Our hooks' state lives in sidecars beside the units' folders (GSD renders the PLAN files).
       attachHookState(read.state, this.files);
+      const prefsFile = preferencesFile(this.files, this.project.gsdDir);
+      read.state.workflowPreferences = workflowPreferences(prefsFile ? this.files.parse(prefsFile, parsePreferences).value?.data : undefined);
       this.current = read.state;
       return read.state;
     }
