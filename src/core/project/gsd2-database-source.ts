@@ -13,6 +13,7 @@ import type { GSDState } from '../model/types';
 import { parsePreferences } from '../parse/preferences';
 import type { ProjectLocation } from '../state/derive-state';
 import type { ProjectFiles } from '../state/project-files';
+import { attachReviewHistory } from '../state/review-history';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';
 import type { StateSource, StateSourceInfo } from './state-source';
 
@@ -62,6 +63,8 @@ export class Gsd2DatabaseSource implements StateSource {
       this.fallbackCause = null;
       // Our hooks' state lives in sidecars beside the units' folders (GSD renders the PLAN files).
       attachHookState(read.state, this.files);
+      // Our review files are on disk beside the tasks GSD renders: the same history as on markdown.
+      attachReviewHistory(read.state, this.files);
       const prefsFile = preferencesFile(this.files, this.project.gsdDir);
       read.state.workflowPreferences = workflowPreferences(prefsFile ? this.files.parse(prefsFile, parsePreferences).value?.data : undefined);
       this.current = read.state;
