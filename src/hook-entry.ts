@@ -11,6 +11,7 @@ import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
 import { eventName } from './core/agent-hooks/hook-payload';
 import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
+import { findGsdFolder } from './core/state/find-gsd-folder';
 import { writeStdout } from './cli/write-stdout';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
@@ -23,22 +24,15 @@ function option(argv: string[], name: string): string | undefined {
 }
 
 function findGsd(start: string): { root: string; gsdDir: string } | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, '.gsd');
-    try {
-      if (fs.statSync(candidate).isDirectory()) {
-        const gsdDir = fs.realpathSync(candidate);
-        // As locateProject does: a `.gsd` linked to a folder of another name is still the confinement root.
-        registerGsdRoot(gsdDir);
-        return { root: dir, gsdDir };
-      }
-    } catch {
-      // not here
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
+  try {
+    const found = findGsdFolder(start);
+    if (!found) return null;
+    const gsdDir = fs.realpathSync(found.gsdLink);
+    // As locateProject does: a `.gsd` linked to a folder of another name is still the confinement root.
+    registerGsdRoot(gsdDir);
+    return { root: found.root, gsdDir };
+  } catch {
+    return null;
   }
 }
 

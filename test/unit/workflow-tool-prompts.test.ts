@@ -91,6 +91,11 @@ const GSD2_TOOLS: Record<string, ToolSchema> = {
     ],
   },
 };
+// `saveGateResultParams` l.1248, registered as gsd_save_gate_result l.1898.
+GSD2_TOOLS.gsd_save_gate_result = {
+  required: ['milestoneId', 'sliceId', 'gateId', 'verdict', 'rationale'],
+  optional: ['projectDir', 'taskId', 'findings'],
+};
 /** z.enum of `verdict` in `validateMilestoneParams` (l.1214). */
 const VALIDATION_VERDICTS = ['pass', 'needs-attention', 'needs-remediation'];
 
@@ -437,5 +442,85 @@ describe('milestone units on a GSD-2 database project (node:sqlite)', function (
     assertMatchesSchema(call);
     assert.equal(call.args.get('title'), '"Billing"');
     assert.match(out.decision!.prompt, /GSD writes \.gsd\/milestones\/M001\/M001-SUMMARY\.md from it/);
+  });
+});
+
+describe('the database-only units: refine-slice and gate-evaluate (node:sqlite)', function () {
+  this.timeout(20_000);
+  before(skipWithoutSqlite);
+  const made: Gsd2Project[] = [];
+  afterEach(() => {
+    for (const p of made.splice(0)) p.remove();
+  });
+  const keep = (p: Gsd2Project) => (made.push(p), p);
+  const prefs = (yaml: string) => ({ '.gsd/PREFERENCES.md': `---\nversion: 1\n${yaml}---\n` });
+  const SCOPE = 'Only the CSV export of invoices; no PDF.';
+
+  /** S01 done, S02 a sketch with no plan yet: GSD-2's `refining`. */
+  const sketched = (files: Record<string, string>) =>
+    keep(
+      new Gsd2Project({ files })
+        .milestone({ id: 'M001', title: 'M001: Billing', status: 'active' })
+        .slice({ id: 'S01', title: 'Invoices', status: 'complete', sequence: 1 })
+        .task({ id: 'T01', sliceId: 'S01', status: 'complete', sequence: 1 })
+        .slice({ id: 'S02', title: 'Export', isSketch: true, sketchScope: SCOPE, sequence: 2 }),
+    );
+
+  it('refining with progressive planning on: refine-slice M001/S02, naming gsd_plan_slice and the sketch scope', async () => {
+    const p = sketched(prefs('phases:\n  progressive_planning: true\n'));
+    const out = await dispatchNextUnit({ root: p.root });
+    assert.equal(out.phase, 'refining');
+    assert.equal(`${out.decision?.unitType} ${out.decision?.unitId}`, 'refine-slice M001/S02');
+    const call = toolCallOf(out.decision!.prompt);
+    assert.equal(call.tool, 'gsd_plan_slice');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('sliceId'), '"S02"');
+    assert.ok(out.decision!.prompt.includes(`the boundary of this plan:\n${SCOPE}\n`));
+    assert.match(out.decision!.prompt, /GSD writes \.gsd\/milestones\/M001\/slices\/S02\/S02-PLAN\.md/);
+  });
+
+  it('refining with progressive planning off: a full plan-slice, the scope only a hint (GSD\'s downgrade)', async () => {
+    for (const files of [{}, prefs('phases:\n  progressive_planning: false\n')]) {
+      const out = await dispatchNextUnit({ root: sketched(files).root });
+      assert.equal(`${out.decision?.unitType} ${out.decision?.unitId}`, 'plan-slice M001/S02');
+      assertMatchesSchema(toolCallOf(out.decision!.prompt));
+      assert.ok(out.decision!.prompt.includes(`(a hint: the plan may go beyond it):\n${SCOPE}\n`));
+    }
+  });
+
+  /** S01 planned with T01 open; Q3 answered, Q4 and Q8 pending, Q5 pending for the task. */
+  const gated = (files: Record<string, string>) =>
+    keep(
+      new Gsd2Project({ files })
+        .milestone({ id: 'M001', title: 'M001: Billing', status: 'active' })
+        .slice({ id: 'S01', title: 'Invoices', sequence: 1 })
+        .task({ id: 'T01', title: 'Invoice model', sequence: 1 })
+        .gate('M001', 'S01', 'Q3', 'complete')
+        .gate('M001', 'S01', 'Q4')
+        .gate('M001', 'S01', 'Q5', 'pending', { scope: 'task', taskId: 'T01' })
+        .gate('M001', 'S01', 'Q8'),
+    );
+
+  it('evaluating-gates with gate evaluation on: gate-evaluate M001/S01/gates+Q4,Q8, asking gsd_save_gate_result for Q4 only', async () => {
+    const p = gated(prefs('gate_evaluation:\n  enabled: true\n'));
+    const out = await dispatchNextUnit({ root: p.root });
+    assert.equal(out.phase, 'evaluating-gates');
+    assert.equal(`${out.decision?.unitType} ${out.decision?.unitId}`, 'gate-evaluate M001/S01/gates+Q4,Q8');
+    const call = toolCallOf(out.decision!.prompt);
+    assert.equal(call.tool, 'gsd_save_gate_result');
+    assertMatchesSchema(call);
+    assert.equal(call.args.get('sliceId'), '"S01"');
+    assert.deepEqual([...call.args.get('verdict')!.matchAll(/"(\w+)"/g)].map((m) => m[1]), ['pass', 'flag', 'omitted']);
+    // Q8 belongs to complete-slice and Q3 is answered: only Q4 is asked.
+    assert.match(out.decision!.prompt, /^- Q4: /m);
+    assert.doesNotMatch(out.decision!.prompt, /^- Q[38]: /m);
+  });
+
+  it('evaluating-gates with gate evaluation off: GSD omits the gates and executes T01, so that is dispatched', async () => {
+    const out = await dispatchNextUnit({ root: gated({}).root });
+    assert.equal(out.phase, 'evaluating-gates');
+    assert.equal(`${out.decision?.unitType} ${out.decision?.unitId}`, 'execute-task M001/S01/T01');
+    assert.equal(toolCallOf(out.decision!.prompt).tool, 'gsd_task_complete');
+    assert.match(out.decision!.reason ?? '', /gate_evaluation\.enabled/);
   });
 });

@@ -8,6 +8,7 @@ import { UnreadableFileError } from '../files/bounded-read';
 import { gsdRelative, OutsideGsdError } from '../files/confine';
 import { defaultDecision } from './default-dispatch';
 import { activeUnits } from '../model/find-unit';
+import { personTurn } from '../model/person-turn';
 import {
   dispatchLogFile,
   fingerprintOf,
@@ -23,7 +24,7 @@ import { HookStateTransaction } from '../hooks/engine/hook-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject } from '../state/locate-project';
 import { runMiddleware } from '../hooks/engine/middleware';
-import type { ChainHost, DeepReadonly, DispatchDecision, HookLog, UnitResult } from '../hooks/engine/middleware-types';
+import type { ChainHost, ChainResult, DeepReadonly, DispatchDecision, HookLog, UnitResult } from '../hooks/engine/middleware-types';
 import type { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
 import type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
@@ -33,6 +34,8 @@ export type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispa
 export class NothingDispatchedError extends Error {}
 
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
+
+const NO_CHAIN: ChainResult = { decision: null, trace: [], ignored: [] };
 
 /**
  * What one decision runs on: the project's current state (frozen, with every hook's summary in
@@ -182,7 +185,9 @@ function fingerprint(state: DeepReadonly<GSDState>): string {
 export async function decideNextUnit(p: DispatchContext, options: RunOptions = {}): Promise<DispatchOutcome> {
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
   const hookDiagnostics: Diagnostic[] = [];
-  const chain = await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
+  // Where GSD waits for a person no hook runs: the review loop must not take an escalation's turn.
+  // (Ahead of a blocker replan it does run: GSD-2 runs its post-unit hooks before the replan too.)
+  const chain = personTurn(p.state) ? NO_CHAIN : await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
   const fallback = chain.decision ? null : defaultDecision(p.state);
   let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };

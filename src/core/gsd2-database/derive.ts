@@ -23,6 +23,7 @@ import { buildRegistry, progressOf } from './milestone-registry';
 import { unitKey, type Gsd2Snapshot, type SliceRow, type TaskRow } from './snapshot';
 import { knownIssueActions } from './known-issue-actions';
 import { isClosedStatus, isDeferredStatus } from './status-guards';
+import { NO_WORKFLOW_PREFERENCES, type WorkflowPreferences } from './workflow-preferences';
 import * as path from 'node:path';
 
 /** A task as the database records it, plus GSD's raw status and order. */
@@ -38,6 +39,10 @@ export interface Gsd2SliceEntry extends SliceEntry {
   sequence: number;
   /** `is_sketch`: planned only as a sketch, refined before its tasks are planned. */
   isSketch: boolean;
+  /** `sketch_scope`: the boundary a sketch is refined within ('' when none). */
+  sketchScope: string;
+  /** Pending slice-scope quality gates (`Q3`, `Q4`, `Q8`), in GSD's order: they name its gate-evaluate unit. */
+  pendingGates: string[];
   tasks: Gsd2TaskEntry[];
 }
 
@@ -50,6 +55,8 @@ export interface Gsd2MilestoneEntry extends MilestoneEntry {
 /** The state of a GSD-2 database project: a GSDState whose registry also carries GSD's raw statuses. */
 export interface Gsd2DatabaseState extends GSDState {
   milestones: Gsd2MilestoneEntry[];
+  /** GSD's preferences that choose between units in `refining` and `evaluating-gates`. */
+  workflowPreferences: WorkflowPreferences;
 }
 
 export interface DeriveContext extends PhaseContext {
@@ -141,6 +148,8 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
         gsdStatus: s.status,
         sequence: s.sequence,
         isSketch: s.isSketch,
+        sketchScope: s.sketchScope,
+        pendingGates: snap.pendingSliceGates.get(key) ?? [],
       };
       if (!tasksRead) {
         // Counted in SQL; the pending actions come from the tasks with known issues alone.
@@ -185,5 +194,6 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
     pendingActions: milestones.flatMap((m) => m.slices.flatMap((s) => unreadActions.get(s) ?? s.tasks.flatMap((t) => t.pendingActions))),
     extensions: {},
     diagnostics,
+    workflowPreferences: NO_WORKFLOW_PREFERENCES,
   };
 }

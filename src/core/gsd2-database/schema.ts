@@ -33,6 +33,7 @@ export const COLUMNS = {
     sequence: '0', // v9
     replan_triggered_at: 'NULL', // v10
     is_sketch: '0', // v16
+    sketch_scope: "''", // v16
   },
   tasks: {
     milestone_id: null,
@@ -54,7 +55,7 @@ export const COLUMNS = {
   },
   replan_history: { milestone_id: null, slice_id: 'NULL', task_id: 'NULL', created_at: "''" }, // v8
   assessments: { milestone_id: null, status: "''", scope: "''", created_at: "''" }, // v8, scope v22
-  quality_gates: { milestone_id: null, slice_id: null, gate_id: null, task_id: "''", status: "'pending'" }, // v12
+  quality_gates: { milestone_id: null, slice_id: null, gate_id: null, scope: "'slice'", task_id: "''", status: "'pending'" }, // v12
 } as const satisfies Record<string, Record<string, string | null>>;
 
 export type TableName = keyof typeof COLUMNS;

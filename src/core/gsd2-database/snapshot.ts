@@ -7,6 +7,9 @@
 // - gsd-db.ts `getLatestAssessmentByScope(mid, 'milestone-validation')`: the newest by `created_at`;
 // - gsd-db.ts `getPendingGateCountForTurn(mid, sid, 'gate-evaluate')` with gate-registry.ts: the
 //   gates owned by the gate-evaluate turn are Q3 and Q4, pending means `status = 'pending'`;
+//   `getPendingGates(mid, sid, 'slice')` (auto-dispatch.ts names the gate-evaluate unit by it): the
+//   pending slice-scope gates, Q8 included, in rowid order (its query has no ORDER BY and SQLite
+//   answers it from idx_quality_gates_pending, whose equal keys are kept in rowid order);
 // - gsd-db.ts `getReplanHistory(mid, sid)`: rows of `replan_history` for the slice.
 // Large text columns (plans, summaries, narratives) are never selected.
 // Two depths: `all` reads every task row (the panel, `state --full`); `needed` (the CLI's lazy read)
@@ -37,6 +40,8 @@ export interface SliceRow {
   sequence: number;
   replanTriggeredAt: string | null;
   isSketch: boolean;
+  /** `sketch_scope`: the boundary a sketch slice is refined within. */
+  sketchScope: string;
 }
 
 export interface TaskRow {
@@ -73,6 +78,8 @@ export interface Gsd2Snapshot {
   validationVerdicts: Map<string, string>;
   /** Pending gates of the gate-evaluate turn (Q3, Q4), by `M001/S01`. */
   pendingGateEvaluate: Map<string, number>;
+  /** Ids of the pending slice-scope gates, by `M001/S01`, in GSD's order. */
+  pendingSliceGates: Map<string, string[]>;
   /** The slices (`M001/S01`) whose task rows were read; null when every task row was read. */
   tasksReadFor: Set<string> | null;
   /** Tasks and closed tasks by `M001/S01`, counted in SQL for the slices whose rows were not read. */
@@ -213,6 +220,7 @@ export class SnapshotReader {
         sequence: int(r.sequence),
         replanTriggeredAt: textOrNull(r.replan_triggered_at),
         isSketch: isOne(r.is_sketch),
+        sketchScope: text(r.sketch_scope),
       };
       const list = slices.get(row.milestoneId);
       if (list) list.push(row);
@@ -234,10 +242,13 @@ export class SnapshotReader {
     }
 
     const pendingGateEvaluate = new Map<string, number>();
-    const gateList = GATE_EVALUATE_GATES.map((g) => `'${g}'`).join(', ');
-    for (const r of this.rows('quality_gates', `WHERE status = 'pending' AND gate_id IN (${gateList})`)) {
+    const pendingSliceGates = new Map<string, string[]>();
+    const evaluateTurn: readonly string[] = GATE_EVALUATE_GATES;
+    for (const r of this.rows('quality_gates', "WHERE status = 'pending' ORDER BY rowid")) {
       const key = unitKey(text(r.milestone_id), text(r.slice_id));
-      pendingGateEvaluate.set(key, (pendingGateEvaluate.get(key) ?? 0) + 1);
+      const gate = text(r.gate_id);
+      if (evaluateTurn.includes(gate)) pendingGateEvaluate.set(key, (pendingGateEvaluate.get(key) ?? 0) + 1);
+      if (text(r.scope) === 'slice') pendingSliceGates.set(key, [...(pendingSliceGates.get(key) ?? []), gate]);
     }
 
     return {
@@ -248,6 +259,7 @@ export class SnapshotReader {
       replans,
       validationVerdicts,
       pendingGateEvaluate,
+      pendingSliceGates,
       tasksReadFor: null,
       taskCounts: new Map(),
       knownIssues: new Map(),

@@ -30,6 +30,8 @@ export type UnitType =
   | 'plan-milestone'
   | 'research-slice'
   | 'plan-slice'
+  | 'refine-slice'
+  | 'gate-evaluate'
   | 'execute-task'
   | 'complete-slice'
   | 'replan-slice'

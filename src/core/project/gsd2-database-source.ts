@@ -7,9 +7,13 @@ import * as path from 'node:path';
 import type { GsdStore } from '../files/gsd-store';
 import { attachHookState } from '../hooks/engine/attach-hook-state';
 import { readGsd2Database, type Gsd2UnavailableCause, type ReadGsd2DatabaseOptions } from '../gsd2-database/read-gsd2-database';
+import { workflowPreferences } from '../gsd2-database/workflow-preferences';
+import { preferencesFile } from '../hooks/engine/hook-config';
 import type { GSDState } from '../model/types';
+import { parsePreferences } from '../parse/preferences';
 import type { ProjectLocation } from '../state/derive-state';
 import type { ProjectFiles } from '../state/project-files';
+import { attachReviewHistory } from '../state/review-history';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';
 import type { StateSource, StateSourceInfo } from './state-source';
 
@@ -60,6 +64,10 @@ export class Gsd2DatabaseSource implements StateSource {
       this.fallbackCause = null;
       // Our hooks' state lives in sidecars beside the units' folders (GSD renders the PLAN files).
       attachHookState(read.state, this.files);
+      // Our review files are on disk beside the tasks GSD renders: the same history as on markdown.
+      attachReviewHistory(read.state, this.files);
+      const prefsFile = preferencesFile(this.files, this.project.gsdDir);
+      read.state.workflowPreferences = workflowPreferences(prefsFile ? this.files.parse(prefsFile, parsePreferences).value?.data : undefined);
       this.current = read.state;
       return read.state;
     }

@@ -4,7 +4,9 @@
 // server (`gsd-workflow`, written into `.mcp.json` by `/gsd mcp init`) with the values named here.
 // Tool and argument names: gsd-build/gsd-2 at 76568edc, packages/mcp-server/src/workflow-tools.ts
 // (`taskCompleteParams`, `replanSliceParams`, `planSliceParams`, `sliceCompleteParams`,
-// `planMilestoneParams`, `validateMilestoneParams`, `completeMilestoneParams`); what the milestone
+// `planMilestoneParams`, `validateMilestoneParams`, `completeMilestoneParams`, `saveGateResultParams`);
+// the two database-only units follow auto-dispatch.ts ("refining → refine-slice", "evaluating-gates →
+// gate-evaluate"), prompts/refine-slice.md and gate-registry.ts (the gates' owners); what the milestone
 // prompts ask for follows GSD's own prompts for those units (src/resources/extensions/gsd/prompts/
 // plan-milestone.md, validate-milestone.md, complete-milestone.md) and the guards of their handlers
 // (src/resources/extensions/gsd/tools/plan-milestone.ts, validate-milestone.ts, complete-milestone.ts).
@@ -31,7 +33,7 @@ const NOT_BY_HAND = `This project keeps its progress in GSD's database (.gsd/gsd
 export const WORKFLOW_PROMPTS = {
   'plan-slice': `Plan slice {{sliceId}} ({{sliceTitle}}) of milestone {{milestoneId}}.
 
-Read the roadmap ({{roadmapPath}}) and decide the slice's tasks.
+{{sketchScope}}Read the roadmap ({{roadmapPath}}) and decide the slice's tasks.
 
 ${NOT_BY_HAND}
 
@@ -83,6 +85,38 @@ Call \`gsd_slice_complete\` with:
 - uatContent: the user acceptance test, as markdown
 - optional: deviations, knownLimitations, followUps, keyFiles, keyDecisions
 GSD writes {{sliceSummaryPath}} and ticks the slice in {{roadmapPath}}.
+`,
+  'refine-slice': `Refine sketch slice {{sliceId}} ({{sliceTitle}}) of milestone {{milestoneId}} into a full plan.
+
+{{sketchScope}}Read the roadmap ({{roadmapPath}}), the summaries of the slices done before this one and the code the sketch touches. Plan within the sketch's scope: where the code shows it is too narrow, say so in the goal rather than planning beyond it.
+
+${NOT_BY_HAND}
+
+Call \`gsd_plan_slice\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- projectDir: "{{projectDir}}"
+- goal: what the slice achieves
+- tasks: one object per task, in order: {taskId, title, description, estimate, files, verify, inputs, expectedOutput} and optionally observabilityImpact; taskId "T01", "T02", …; estimate like "30m"; files, inputs and expectedOutput are lists of non-empty strings; verify is the command that proves the task
+- optional: successCriteria, proofLevel, integrationClosure, observabilityImpact
+GSD writes {{slicePlanPath}} and the task plans from it; the plan ends the slice's sketch.
+`,
+  'gate-evaluate': `Evaluate the quality gates of slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}) before its tasks run.
+
+Read the slice plan ({{slicePlanPath}}) and answer each question on its own (with one subagent per gate, if you have subagents):
+{{gateQuestions}}
+
+${NOT_BY_HAND} Record each gate with its own call.
+
+Call \`gsd_save_gate_result\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- gateId: the gate's id ({{gateIds}})
+- projectDir: "{{projectDir}}"
+- verdict: "pass" (no concerns), "flag" (concerns found) or "omitted" (the question does not apply to this slice)
+- rationale: one sentence on why
+- findings (optional): the detailed findings, as markdown
+GSD records each result; its tasks run once no gate of this turn is pending.
 `,
   'replan-slice': `Replan slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}).
 
@@ -163,6 +197,22 @@ Call \`gsd_complete_milestone\` with:
 Fill in the optional results and lists too: GSD renders a placeholder for each one left out. GSD writes {{milestoneSummaryPath}} from it and marks the milestone complete.
 `,
 } as const;
+
+/** GSD's gate-evaluate turn owns these gates (gate-registry.ts); the question each asks, in our words. */
+export const GATE_QUESTIONS: Readonly<Record<string, string>> = {
+  Q3: 'How could this slice be exploited: which inputs, permissions or secrets does it expose?',
+  Q4: 'Which existing requirements does this slice touch, and which of them must be tested again?',
+};
+
+/**
+ * A sketch's scope as a prompt states it ('' when there is none): the boundary of refine-slice, a
+ * hint only for plan-slice (GSD plans a sketch in full when progressive planning is off).
+ */
+export function sketchScopeBlock(scope: string, unit: 'refine-slice' | 'plan-slice'): string {
+  if (!scope.trim()) return '';
+  const head = unit === 'refine-slice' ? "The sketch's scope, the boundary of this plan:" : 'The slice was sketched with this scope (a hint: the plan may go beyond it):';
+  return `${head}\n${scope.trim()}\n\n`;
+}
 
 /** The blockerTaskId line: GSD requires a completed task of the slice (replan-slice.ts guards it). */
 export function blockerTaskValue(triggerTaskId: string): string {

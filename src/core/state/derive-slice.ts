@@ -1,7 +1,6 @@
 // Everything one slice folder says on its own: plan, tasks with their summaries, reviews and hook
 // state, replans and continue files. Kept per slice so a change re-derives only that slice.
 import * as path from 'node:path';
-import { parseCodeReview, reviewPassed, type CodeReview } from '../parse/code-review';
 import { parseContinueFile } from '../parse/continue-file';
 import { countLines, fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import type { ProjectFiles } from './project-files';
@@ -10,8 +9,9 @@ import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
 import { parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import type { DirIndex } from '../files/gsd-layout';
-import type { Diagnostic, PendingAction, Progress, ReviewCycle, TaskEntry } from '../model/types';
+import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
 import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
+import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
 
 export interface SlicePart {
   sliceId: string;
@@ -93,66 +93,7 @@ export function isSidecarName(name: string): boolean {
 const NO_ACTIONS: readonly PendingActionLine[] = [];
 const NO_RECORDED: TaskPlanState['recorded'] = [];
 
-interface ReviewFile {
-  name: string;
-  file: string;
-  snapshotCycle: number | null;
-}
-
-const NO_REVIEW_FILES: ReviewFile[] = [];
-
-const SNAPSHOTS_FIRST = [true, false];
-
 const SUMMARY_SUFFIX = /SUMMARY\.md$/i;
-
-const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
-
-function reviewHistory(
-  files: ProjectFiles,
-  tasksDir: DirIndex | null,
-  taskId: string,
-  reviewFiles: ReviewFile[],
-  diagnostics: Diagnostic[],
-): ReviewCycle[] {
-  // Most tasks have no review file; this runs for every task of a full derive.
-  if (reviewFiles.length === 0 || !tasksDir) return [];
-  const byCycle = new Map<number, ReviewCycle>();
-  // Snapshots first: when the live file repeats a snapshotted cycle, the snapshot is that cycle.
-  for (const snapshots of SNAPSHOTS_FIRST) for (const { name, file, snapshotCycle } of reviewFiles) {
-    if ((snapshotCycle !== null) !== snapshots) continue;
-    const parsed = files.parseEntry<CodeReview>(tasksDir, name, file, parseCodeReview);
-    addAll(diagnostics, parsed.diagnostics);
-    const review = parsed.value;
-    if (!review) continue;
-    if (review.task && review.task !== taskId) {
-      diagnostics.push({ file, line: 1, severity: 'error', message: `review says task ${review.task} but the file belongs to ${taskId}; not counted` });
-      continue;
-    }
-    const cycle = snapshotCycle ?? review.cycle;
-    if (snapshotCycle !== null && review.cycle !== null && review.cycle !== snapshotCycle) {
-      diagnostics.push({ file, line: 1, severity: 'warning', message: `snapshot of cycle ${snapshotCycle} says cycle ${review.cycle}` });
-    }
-    if (cycle === null || !review.wellFormed || byCycle.has(cycle)) continue;
-    byCycle.set(cycle, {
-      cycle,
-      verdict: review.verdict,
-      task: review.task,
-      openIssues: review.openIssues,
-      resolvedIssues: review.resolvedIssues,
-      passed: reviewPassed(review),
-      file,
-      snapshot: snapshotCycle !== null,
-    });
-  }
-  // Cycles in order; a task has a handful, and Array#sort allocated more than this loop costs.
-  const history: ReviewCycle[] = [];
-  for (const entry of byCycle.values()) {
-    let at = history.length;
-    while (at > 0 && history[at - 1].cycle > entry.cycle) at--;
-    history.splice(at, 0, entry);
-  }
-  return history;
-}
 
 function addAll<T>(target: T[], items: readonly T[]): void {
   // A loop, not push(...items): this runs for every task and most lists are empty.
@@ -296,13 +237,11 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
       if (id && (!sidecarsByTask.has(id) || e.name.length === id.length + SIDECAR_TAIL.length)) sidecarsByTask.set(id, e.name);
       continue;
     }
-    // No review name is shorter than `T1-CODE-REVIEW.md`: plans and summaries skip the pattern.
-    const m = e.isFile && e.name.length >= 17 ? REVIEW_FILE.exec(e.name) : null;
-    if (!m) continue;
-    const id = m[1].toUpperCase();
-    const list = reviewsByTask.get(id) ?? [];
-    list.push({ name: e.name, file: tasksDir!.join(e.name), snapshotCycle: m[2] ? Number(m[2]) : null });
-    reviewsByTask.set(id, list);
+    const review = e.isFile ? reviewFileOf(e.name, tasksDir!) : null;
+    if (!review) continue;
+    const list = reviewsByTask.get(review.taskId) ?? [];
+    list.push(review);
+    reviewsByTask.set(review.taskId, list);
   }
 
   const planned = new Set<string>();

@@ -1,11 +1,12 @@
-// Finding the GSD project a folder belongs to: the nearest `.gsd` at or above it, not past the git
-// root. `.gsd` is often a symlink into the user's home, so the real path is what we watch and read.
+// Finding the GSD project a folder belongs to (find-gsd-folder.ts has the rule). `.gsd` is often a
+// symlink into the user's home, so the real path is what we watch and read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { journalFile, recoverInterruptedCommit } from '../files/commit-journal';
 import { registerGsdRoot } from '../files/confine';
 import { moveOldRuntimeRecords, OLD_RUNTIME_FOLDER } from '../files/runtime-folder';
 import { detectProjectKind } from '../successor/project-kind';
+import { findGsdFolder } from './find-gsd-folder';
 
 export interface GsdProject {
   /** The folder that holds `.gsd`. */
@@ -15,23 +16,6 @@ export interface GsdProject {
   /** The real folder `.gsd` resolves to. */
   gsdDir: string;
   symlinked: boolean;
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -55,20 +39,12 @@ function tidyRuntimeRecords(gsdDir: string): void {
   recoverInterruptedCommit(gsdDir);
 }
 
-/** Walks up from `start` to the git root (or the file-system root) looking for `.gsd`. */
+/** Walks up from `start` to the git root (or the file-system root), short of the home folder, for `.gsd`. */
 export function locateProject(start: string): GsdProject | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, '.gsd');
-    if (isDirectory(candidate)) {
-      const gsdDir = fs.realpathSync(candidate);
-      registerGsdRoot(gsdDir);
-      tidyRuntimeRecords(gsdDir);
-      return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
-    }
-    if (exists(path.join(dir, '.git'))) return null;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+  const found = findGsdFolder(start);
+  if (!found) return null;
+  const gsdDir = fs.realpathSync(found.gsdLink);
+  registerGsdRoot(gsdDir);
+  tidyRuntimeRecords(gsdDir);
+  return { ...found, gsdDir, symlinked: fs.lstatSync(found.gsdLink).isSymbolicLink() };
 }

@@ -22,6 +22,7 @@ export function signalFile(state: GSDState, record: DispatchRecord): string | nu
     case 'review-task':
       return tasksDir && tid ? path.join(tasksDir, `${tid}-CODE-REVIEW.md`) : null;
     case 'plan-slice':
+    case 'refine-slice':
       return sliceDir ? path.join(sliceDir, `${sid}-PLAN.md`) : null;
     case 'complete-slice':
       return sliceDir ? path.join(sliceDir, `${sid}-SUMMARY.md`) : null;

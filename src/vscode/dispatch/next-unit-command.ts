@@ -10,6 +10,7 @@ import { dirtyDocumentsUnder, UnsavedChangesError } from '../workspace/editor-aw
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
+import { isWithin } from '../../core/files/confine';
 
 export interface NextUnitResult {
   phase: string;
@@ -23,7 +24,10 @@ export interface NextUnitResult {
 export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): Promise<ProjectHandle | undefined> {
   const projects = workspace.list();
   if (hint) {
-    const owner = projects.find((p) => hint.fsPath.startsWith(p.project.gsdDir) || hint.fsPath.startsWith(p.project.root));
+    // The innermost project holding the file (a nested project, or `.gsd` a link elsewhere); a bare
+    // prefix would let /w/proj claim the files of /w/proj-b.
+    const owners = projects.filter((p) => isWithin(p.project.gsdDir, hint.fsPath) || isWithin(p.project.root, hint.fsPath));
+    const owner = owners.sort((a, b) => b.project.root.length - a.project.root.length)[0];
     if (owner) return owner;
   }
   if (projects.length <= 1) return projects[0];

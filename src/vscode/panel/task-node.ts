@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { REVIEW_LOOP, taskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
 import { findUnit } from '../../core/model/find-unit';
+import { personTurn } from '../../core/model/person-turn';
 import type { TaskEntry } from '../../core/model/types';
 import { ActiveReviewNode } from './active-review-node';
 import { taskContext } from './context-values';
@@ -34,7 +35,9 @@ export class TaskNode extends PanelNode {
     item.id = this.id;
     if (!t) return item;
     item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : statusIcon(t.status);
-    const shown = presentTask(t, review, this.c.snapshot().next, `${this.mid}/${this.sid}/${this.tid}`, vscode.l10n.t);
+    const { state, next } = this.c.snapshot();
+    const inActiveSlice = state.activeMilestone?.id === this.mid && state.activeSlice?.id === this.sid;
+    const shown = presentTask(t, review, next, `${this.mid}/${this.sid}/${this.tid}`, vscode.l10n.t, inActiveSlice ? personTurn(state) : null);
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);

@@ -36,9 +36,15 @@ function esc(text: string): string {
   return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
 }
 
-export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, tr: Translate = english): TaskPresentation {
+/**
+ * `personTurn`: why GSD is waiting for a person (core/model/person-turn.ts), given for a task of the
+ * active slice; its review (or next review cycle) waits until GSD goes on, and the tooltip says so.
+ */
+export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, tr: Translate = english, personTurn: string | null = null): TaskPresentation {
   const isNext = next?.unitId === unitId;
   const words = taskStateWords(t, review, isNext, tr);
+  const reviewWaits = !!personTurn && t.done && !review.outcome;
+  if (reviewWaits) words.push(tr('review waits'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   const description = [t.title, t.estimate].filter(Boolean).join(' · ');
 
@@ -58,6 +64,7 @@ export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: Nex
   } else if (!t.reviews.length) {
     lines.push('', tr('**Review:** none yet'));
   }
+  if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!)));
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
     lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));

@@ -36,6 +36,8 @@ export interface SliceSpec {
   demo?: string;
   sequence?: number;
   isSketch?: boolean;
+  /** `sketch_scope`: the boundary the sketch is refined within. */
+  sketchScope?: string;
   replanTriggeredAt?: string | null;
 }
 export interface TaskSpec {
@@ -99,9 +101,9 @@ export class Gsd2Project {
     const mid = s.milestoneId ?? 'M001';
     this.writer
       .prepare(
-        'INSERT INTO slices (milestone_id, id, title, status, risk, depends, demo, created_at, sequence, is_sketch, replan_triggered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO slices (milestone_id, id, title, status, risk, depends, demo, created_at, sequence, is_sketch, sketch_scope, replan_triggered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(mid, s.id, s.title ?? `Slice ${s.id}`, s.status ?? 'pending', s.risk ?? 'medium', JSON.stringify(s.depends ?? []), s.demo ?? '', NOW, s.sequence ?? 0, s.isSketch ? 1 : 0, s.replanTriggeredAt ?? null);
+      .run(mid, s.id, s.title ?? `Slice ${s.id}`, s.status ?? 'pending', s.risk ?? 'medium', JSON.stringify(s.depends ?? []), s.demo ?? '', NOW, s.sequence ?? 0, s.isSketch ? 1 : 0, s.sketchScope ?? '', s.replanTriggeredAt ?? null);
     // GSD mirrors `depends` into slice_dependencies; a dependency on a slice not inserted yet (or a
     // cycle) has no row to point at, so that junction row is left out, as a foreign key requires.
     for (const dep of s.depends ?? []) {

@@ -1,0 +1,46 @@
+// Where a folder's GSD project is: the nearest `.gsd` at or above it, not past the repository root
+// (the folder with `.git`) and never in the user's home folder, whose `~/.gsd` is GSD's own folder
+// for the user (preferences, agent settings), not a project. One rule for the CLI, the extension and
+// the hook fast path (hook-entry.ts), which imports only this: no reads or writes beyond the walk.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface GsdFolder {
+  /** The folder that holds `.gsd`. */
+  root: string;
+  /** `.gsd` as seen from the root (may be a symlink). */
+  gsdLink: string;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `home`: the user's home folder (a test passes its own). */
+export function findGsdFolder(start: string, home: string = os.homedir()): GsdFolder | null {
+  const homeDir = home ? path.resolve(home) : null;
+  let dir = path.resolve(start);
+  for (;;) {
+    if (dir === homeDir) return null;
+    const candidate = path.join(dir, '.gsd');
+    if (isDirectory(candidate)) return { root: dir, gsdLink: candidate };
+    if (exists(path.join(dir, '.git'))) return null;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
