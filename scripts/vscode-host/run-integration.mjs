@@ -76,7 +76,7 @@ async function runWithCodeServer(runs, base, target) {
   const serverFor = async (run) => {
     const key = run.untrusted ? 'untrusted' : 'trusted';
     if (!servers.has(key)) {
-      const server = await startCodeServer({ version: target.version, env, workspaceTrust: !!run.untrusted });
+      const server = await startCodeServer({ version: target.version, env, workspaceTrust: !!run.untrusted, testPayload: true });
       live.add(server.stop);
       servers.set(key, server);
     }
