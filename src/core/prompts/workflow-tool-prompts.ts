@@ -87,6 +87,7 @@ GSD writes {{sliceSummaryPath}} and ticks the slice in {{roadmapPath}}.
   'replan-slice': `Replan slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}).
 
 {{replanReason}}
+
 Read the slice plan ({{slicePlanPath}}).
 
 ${NOT_BY_HAND}
