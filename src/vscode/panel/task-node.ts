@@ -11,6 +11,8 @@ import { md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-no
 import { PendingActionNode } from './pending-action-node';
 import { ReviewCycleNode } from './review-cycle-node';
 import { presentTask } from './task-presentation';
+import { dispatchedAgo } from '../dispatch/units-in-flight';
+import { humanDate } from '../dispatch/unit-age';
 
 export class TaskNode extends PanelNode {
   readonly id: string;
@@ -33,8 +35,20 @@ export class TaskNode extends PanelNode {
     const item = new vscode.TreeItem(this.tid, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!t) return item;
-    item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : statusIcon(t.status);
-    const shown = presentTask(t, review, this.c.snapshot().next, `${this.mid}/${this.sid}/${this.tid}`, vscode.l10n.t);
+    const snapshot = this.c.snapshot();
+    const unitId = `${this.mid}/${this.sid}/${this.tid}`;
+    const flying = snapshot.inFlight;
+    const inFlight = flying && !flying.completedAt ? { unitType: flying.unitType, unitId: flying.unitId, ago: dispatchedAgo(flying) } : null;
+    // Each kind of active row its own icon: in flight, next, in review, then the task's status.
+    item.iconPath =
+      inFlight?.unitId === unitId
+        ? new vscode.ThemeIcon('watch', new vscode.ThemeColor('charts.blue'))
+        : snapshot.next?.unitId === unitId
+          ? new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.green'))
+          : review.activeReview
+            ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange'))
+            : statusIcon(t.status);
+    const shown = presentTask(t, review, snapshot.next, unitId, vscode.l10n.t, inFlight, (iso) => humanDate(iso, vscode.env.language));
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);
