@@ -226,11 +226,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.match(modals[0].detail, new RegExp(`^\\.gsd/milestones/${M2}/slices/S02/S02-REPLAN\\.md has not been written since the unit was dispatched`));
     assert.deepEqual(modals[0].buttons, ['Complete Anyway']);
     assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice', 'still in flight');
-    // The real dialog, for the screenshot: shown, captured, then dismissed with Escape.
-    const asked = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
-    const view = await captureWorkbench('complete-confirmation', [`Complete replan-slice ${M2}/S02?`, 'Complete Anyway'], 20_000, undefined, 'Escape');
-    assert.equal(await asked, null);
-    if (view) assert.deepEqual(Object.values(view.seen), [true, true]);
+    // (VS Code refuses to show a modal dialog to extension tests, so the real dialog is not captured here.)
     assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice');
     await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
   });
