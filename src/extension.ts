@@ -1,11 +1,13 @@
 // Composition root: builds the workspace model and the views, commands and signals over it, and
 // wires their updates together. Nothing else lives here.
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './vscode/lifecycle/guarded-command';
 import { registerCodeLensCommands } from './vscode/codelens/codelens-commands';
 import { CompletionSignals } from './vscode/dispatch/completion-signals';
 import { GsdWorkspace, type ProjectHandle } from './vscode/workspace/gsd-workspace';
 import { GSD_FILES, GsdCodeLensProvider } from './vscode/codelens/known-issues-codelens';
-import { installAgentHooks, refreshInstalledHooks, registerInstallAgentHooksCommand } from './vscode/agent-hooks/install-agent-hooks';
+import { installAgentHooks, refreshInstalledHooks, registerInstallAgentHooksCommand, registerInstallPreview } from './vscode/agent-hooks/install-agent-hooks';
+import { UnitsInFlight } from './vscode/dispatch/units-in-flight';
 import { LegacyCommandAliases } from './vscode/contributions/legacy-command-aliases';
 import { registerDispatchCommands, UnitCompleter } from './vscode/dispatch/next-unit-command';
 import { registerPanelCommands } from './vscode/panel/panel-commands';
@@ -39,9 +41,10 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
   const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
-  const panel = new ReviewPanelProvider(workspace);
-  const problems = new GsdProblems();
-  const statusBar = new GsdStatusBar(workspace);
+    const problems = new GsdProblems();
+  const inFlight = new UnitsInFlight(workspace);
+  const panel = new ReviewPanelProvider(workspace, inFlight);
+  const statusBar = new GsdStatusBar(workspace, inFlight);
   const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: true });
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
   const completer = new UnitCompleter(log);
@@ -56,9 +59,12 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     void workspace.updateNextUnits();
     codeLens.refresh();
   };
+  // Owned here, so its emitter ends with the extension (its registration alone would not end it).
+  const reviewContent = new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir));
   context.subscriptions.push(
     log,
     workspace,
+    inFlight,
     panel,
     problems,
     statusBar,
@@ -66,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     codeLens,
     vscode.languages.registerCodeLensProvider(GSD_FILES, codeLens),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, promptDocuments),
-    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir))),
+    reviewContent,
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviewContent),
     vscode.workspace.onDidGrantWorkspaceTrust(showState),
     workspace.onDidChangeProjects(showState),
     workspace.onDidChangeState((change) => {
@@ -74,12 +81,13 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
       showState();
       void signals.onStateChange(change);
     }),
-    ...registerDispatchCommands(workspace, completer, log),
-    ...registerPanelCommands(),
+    ...registerDispatchCommands(workspace, completer, inFlight, log),
+    ...registerPanelCommands(log),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    registerInstallAgentHooksCommand(workspace, cliPath),
-    vscode.commands.registerCommand(COMMANDS.refresh, () => workspace.refresh()),
-    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
+    registerInstallAgentHooksCommand(workspace, cliPath, log),
+    ...registerInstallPreview(log),
+    registerGuardedCommand(log, COMMANDS.refresh, () => workspace.refresh()),
+    registerGuardedCommand(log, COMMANDS.showLog, () => log.show()),
   );
   // Keybindings to the pre-rename `gsd.*` ids keep working while no other extension owns them.
   const legacyAliases = new LegacyCommandAliases(context.extension.id, log);

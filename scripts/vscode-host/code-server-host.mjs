@@ -82,17 +82,20 @@ const TRUST_SETTINGS = {
 /**
  * code-server reads its options from a config file too; ours is written per server, so a user's
  * ~/.config/code-server/config.yaml (a password, another port) never leaks in. VS Code >= 1.134
- * takes the test payload from the URL only with the smoke-test driver enabled.
+ * takes the test payload from the URL only with the smoke-test driver enabled, and that driver
+ * also keeps every notification from floating as a toast (they go to the bell): so it is on only
+ * for the integration runs, which load their tests from the URL, never for the demo or real use.
  */
-function writeConfig(file, version) {
+function writeConfig(file, version, testPayload) {
   const lines = ['auth: none', 'cert: false'];
-  if (needsSmokeTestDriver(version)) lines.push('vscode-option:', '  - enable-smoke-test-driver');
+  if (testPayload && needsSmokeTestDriver(version)) lines.push('vscode-option:', '  - enable-smoke-test-driver');
   fs.writeFileSync(file, lines.join('\n') + '\n');
 }
 
 /**
  * @param {{ version?: string, port?: number, env?: Record<string,string>, extensionsDir?: string, settings?: object,
- *           logFile?: string, folder?: string, workspaceTrust?: boolean }} options
+ *           logFile?: string, folder?: string, workspaceTrust?: boolean, testPayload?: boolean }} options
+ *   `testPayload`: the workbench URL will carry extension tests (integration runs only).
  */
 export async function startCodeServer(options = {}) {
   if (options.port !== undefined) await assertPortFree(options.port);
@@ -100,7 +103,7 @@ export async function startCodeServer(options = {}) {
   const port = options.port ?? (await freePort());
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-code-server-'));
   const configFile = path.join(work, 'config.yaml');
-  writeConfig(configFile, install.version);
+  writeConfig(configFile, install.version, !!options.testPayload);
   const userDataDir = path.join(work, 'user-data');
   const extensionsDir = options.extensionsDir ?? path.join(work, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });

@@ -2,7 +2,8 @@
 // copy of the bundled sample GSD project, opened on the GSD panel. Prints the URL; stops on Ctrl+C,
 // or when the npm that started it goes away.
 //   --port N           serve on port N (one clear line if it is taken)
-//   --screenshot FILE  open the URL headless, save a screenshot of the first view, stop
+//   --screenshot FILE  open the URL headless, save a screenshot of the first view and one after a
+//                      click on the status bar's Next Unit (FILE-next-unit.png), stop
 //   GSD_CODE_SERVER_VERSION=4.100.3|floor|latest (default: latest)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -64,6 +65,14 @@ async function screenshotFirstView(url, file) {
   await page.screenshot({ path: file });
   const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
   console.log(`screenshot of the demo's first view: ${file}${tabs.length ? ` (editor tabs: ${tabs.map((t) => t.trim()).join(', ')})` : ' (no editor tabs open)'}`);
+  // Then what a user sees after clicking the status bar's Next Unit: the toast saying what went where.
+  await page.locator('.statusbar-item', { hasText: 'GSD:' }).first().click();
+  const toast = page.locator('.notification-toast').first();
+  const shown = await toast.waitFor({ state: 'visible', timeout: 30_000 }).then(() => true, () => false);
+  await page.waitForTimeout(800);
+  const after = file.replace(/(\.png)?$/i, '-next-unit.png');
+  await page.screenshot({ path: after });
+  console.log(`screenshot after Next Unit: ${after} (${shown ? `toast: ${(await toast.innerText()).split('\n')[0]}` : 'no toast floated'})`);
 }
 
 async function main() {

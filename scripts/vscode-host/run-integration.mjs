@@ -76,7 +76,7 @@ async function runWithCodeServer(runs, base, target) {
   const serverFor = async (run) => {
     const key = run.untrusted ? 'untrusted' : 'trusted';
     if (!servers.has(key)) {
-      const server = await startCodeServer({ version: target.version, env, workspaceTrust: !!run.untrusted });
+      const server = await startCodeServer({ version: target.version, env, workspaceTrust: !!run.untrusted, testPayload: true });
       live.add(server.stop);
       servers.set(key, server);
     }
@@ -241,6 +241,7 @@ async function answerWorkbenchRequest(page, kind, request) {
     seen[text] = await page.getByText(text, { exact: false }).first().isVisible().catch(() => false);
   }
   const rows = request.expectRows ? await sideBarRows(page) : undefined;
+  if (request.pressAfter) await page.keyboard.press(request.pressAfter).catch(() => undefined);
   const answer = JSON.stringify({ screenshot: shot, seen, rows });
   fs.writeFileSync(`${request.response}.tmp`, answer);
   fs.renameSync(`${request.response}.tmp`, request.response);

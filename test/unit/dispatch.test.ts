@@ -12,6 +12,7 @@ import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types
 import { FIX_TASK, REVIEW_TASK } from '../../src/core/hooks/builtin/review-loop/review-prompts';
 import { PROMPTS } from '../../src/core/prompts/templates';
 import { copyFixture, copySample } from './helpers/gsd-tree';
+import { openProject } from '../../src/core/project/open-project';
 
 const T03 = 'M002-k7q2xz/S02/T03';
 
@@ -259,6 +260,31 @@ describe('afterDispatch', () => {
     assert.match(fs.readFileSync(taskHooks(root), 'utf8'), /tracker:\n {4}finished: "?2026-11-21T12:00:00.000Z"?/);
     assert.equal(done.result.completedAt, '2026-11-21T12:00:00.000Z');
     await assert.rejects(afterDispatch(options), /already completed/);
+  });
+});
+
+describe('cancelling the unit in flight', () => {
+  it('leaves nothing in flight and nothing to complete, keeps the unit in the history, and the next dispatch is recorded as usual', async () => {
+    const root = sampleWith('tracker');
+    const ran: string[] = [];
+    const builtins = [builtin('tracker', async (ctx, next) => {
+      if (ctx.phase === 'after') ran.push(ctx.result!.unitId);
+      await next();
+    })];
+    const project = openProject(root, { builtins, now: () => new Date('2026-11-21T12:00:00Z') });
+    assert.equal(project.cancel(), null);
+    await project.dispatch();
+    const flying = project.currentUnit()!;
+    assert.equal(flying.unitId, T03);
+    assert.deepEqual(project.cancel(), flying);
+    assert.equal(project.currentUnit(), null);
+    await assert.rejects(project.complete(), NothingDispatchedError);
+    assert.deepEqual(ran, [], 'no afterDispatch for a cancelled unit');
+    const record = JSON.parse(fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'dispatch.json'), 'utf8'));
+    assert.equal(record.current, null);
+    assert.equal(record.history.at(-1).cancelledAt, '2026-11-21T12:00:00.000Z');
+    await project.dispatch();
+    assert.equal(project.currentUnit()?.unitId, T03);
   });
 });
 

@@ -90,15 +90,15 @@ describe('the panel says why a review waits', () => {
   const escalation = { phase: 'escalating-task' as const, blockers: ['Task T01 is waiting for a decision from the user.'], nextAction: 'Answer the escalation of T01 with GSD (/gsd escalate) before the loop goes on.' };
 
   it('in an escalation a finished task that is not reviewed yet says "review waits" and why', () => {
-    const shown = presentTask(done, taskState(undefined), null, 'M001/S01/T01', undefined, personTurn(escalation));
+    const shown = presentTask(done, taskState(undefined), null, 'M001/S01/T01', undefined, { personTurn: personTurn(escalation) });
     assert.equal(shown.label, 'T01 · review waits');
     assert.match(shown.tooltip, /\*\*The review waits:\*\* GSD is waiting for you \(escalating-task\): Task T01 is waiting for a decision from the user\./);
   });
 
   it('while GSD is executing nothing waits, and a task whose review is over does not wait', () => {
     assert.equal(personTurn({ ...escalation, phase: 'executing' }), null);
-    assert.equal(presentTask(done, taskState(undefined), null, 'M001/S01/T01', undefined, null).label, 'T01');
+    assert.equal(presentTask(done, taskState(undefined), null, 'M001/S01/T01', undefined, { personTurn: null }).label, 'T01');
     const passed = taskState({ outcome: { cycles: 1, passed: true, completedAt: '2026-11-20T10:00:00Z' } });
-    assert.equal(presentTask(done, passed, null, 'M001/S01/T01', undefined, personTurn(escalation)).label, 'T01 · passed in 1');
+    assert.equal(presentTask(done, passed, null, 'M001/S01/T01', undefined, { personTurn: personTurn(escalation) }).label, 'T01 · passed in 1');
   });
 });

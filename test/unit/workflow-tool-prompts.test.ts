@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
 import { defaultDecision, replanDecision } from '../../src/core/dispatch/default-dispatch';
+import MarkdownIt from 'markdown-it';
 import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
 import { FIX_TASK, render, summaryUpdate } from '../../src/core/hooks/builtin/review-loop/review-prompts';
 import { findUnit } from '../../src/core/model/find-unit';
@@ -225,6 +226,19 @@ describe('prompts of a GSD-2 database project (gsd-workflow tools)', () => {
     assert.match(call.args.get('blockerTaskId')!, /^"T01" /);
     assert.equal(d.data?.triggerTaskId, 'T01');
     assert.doesNotMatch(d.prompt, /Write \.gsd\/\S+S01-REPLAN\.md/);
+  });
+
+  it('replan-slice: the instruction after a bulleted reason is its own paragraph, not folded into the last bullet', () => {
+    const state = fullState(project());
+    const { milestone, slice } = findUnit(state, 'M001', 'S01');
+    const reason = "Requested from T01's Known Issues. Its pending actions:\n- Split the CSV writer\n- Retry on EBUSY";
+    for (const [kind, context] of [['markdown', md(state)], ['database', db(state)]] as const) {
+      const tokens = new MarkdownIt().parse(replanDecision(state, milestone!, slice!, 'T01', reason, context).prompt, {});
+      // The bullet that holds the reason's last action holds nothing else.
+      const items = tokens.filter((t, i) => t.type === 'inline' && tokens[i - 2]?.type === 'list_item_open').map((t) => t.content);
+      const itemText = items.find((text) => text.startsWith('Retry on EBUSY'));
+      assert.equal(itemText, 'Retry on EBUSY', kind);
+    }
   });
 
   it('a markdown project keeps today\'s prompts exactly', () => {

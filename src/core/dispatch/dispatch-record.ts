@@ -13,6 +13,8 @@ export interface DispatchRecord extends DispatchDecision {
   /** Hash of what the decision rested on; equal fingerprints mean nothing relevant changed on disk. */
   fingerprint: string;
   completedAt?: string;
+  /** Set when the user cancelled the unit: it is no longer in flight, and nothing completed it. */
+  cancelledAt?: string;
 }
 
 export interface DispatchLog {
@@ -58,6 +60,7 @@ const RecordSchema = v.looseObject({
   dispatchedAt: v.string(),
   fingerprint: v.string(),
   completedAt: v.optional(v.string()),
+  cancelledAt: v.optional(v.string()),
 });
 
 function checkedRecord(value: unknown, key: string, file: string, diagnostics: Diagnostic[]): DispatchRecord | null {
@@ -139,6 +142,27 @@ export function appendCompletion(gsdDir: string, done: DispatchRecord, completed
 }
 
 export class AlreadyCompletedError extends Error {}
+
+/**
+ * The record's new text with `unit` (the unit in flight, read earlier) cancelled, applied at commit
+ * time: it stays in the history with `cancelledAt` and is no longer current. A unit completed or
+ * replaced meanwhile is left as it is (the commit is refused).
+ */
+export function appendCancellation(gsdDir: string, unit: DispatchRecord, cancelledAt: string): AlsoWrite {
+  const file = dispatchLogFile(gsdDir);
+  return {
+    file,
+    update: (text) => {
+      const { log } = parseDispatchLog(text, file);
+      const c = log.current;
+      if (!c || c.dispatchedAt !== unit.dispatchedAt || c.unitId !== unit.unitId || c.unitType !== unit.unitType || c.completedAt) {
+        throw new AlreadyCompletedError(`${unit.unitType} ${unit.unitId} is no longer in flight; nothing was cancelled`);
+      }
+      const history = log.history.map((r) => (r.dispatchedAt === c.dispatchedAt && r.unitId === c.unitId ? { ...r, cancelledAt } : r));
+      return serialize({ current: null, history });
+    },
+  };
+}
 
 export function withDispatch(log: DispatchLog, record: DispatchRecord): DispatchLog {
   return { current: record, history: [...log.history, record].slice(-HISTORY_LIMIT) };

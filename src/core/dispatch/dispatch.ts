@@ -14,6 +14,7 @@ import {
   fingerprintOf,
   isLooping,
   LOOP_LIMIT,
+  appendCancellation,
   appendCompletion,
   appendDispatch,
   readDispatchLog,
@@ -249,6 +250,14 @@ export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore
 export function currentDispatchIn(gsdDir: string, store: GsdStore): DispatchRecord | null {
   const { log } = readDispatchLog(store, gsdDir);
   return log.current && !log.current.completedAt ? log.current : null;
+}
+
+/** Cancels the unit in flight (no hook runs: nothing was finished); null when none is in flight. */
+export function cancelDispatchedUnit(p: Pick<DispatchContext, 'gsdDir' | 'store' | 'files'>, options: RunOptions = {}): { cancelled: DispatchRecord | null; written: string[] } {
+  const current = currentDispatchIn(p.gsdDir, p.store);
+  if (!current) return { cancelled: null, written: [] };
+  const commit = new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendCancellation(p.gsdDir, current, (options.now?.() ?? new Date()).toISOString())]);
+  return { cancelled: current, written: commit.files };
 }
 
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  cancelDispatchedUnit,
   completeDispatchedUnit,
   currentDispatchIn,
   decideNextUnit,
@@ -84,6 +85,8 @@ export interface Project {
   complete(options?: RunOptions): Promise<AfterDispatchOutcome>;
   /** The unit recorded as dispatched and not yet completed. */
   currentUnit(): DispatchRecord | null;
+  /** Cancels the unit in flight (no hook runs); returns it, or null when none was in flight. */
+  cancel(options?: RunOptions): DispatchRecord | null;
 }
 
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
@@ -272,6 +275,13 @@ class ProjectEngine implements Project {
     const out = await completeDispatchedUnit(await this.dispatchContext(), this.run(options));
     this.changed(out.written);
     return out;
+  }
+
+  cancel(options: RunOptions = {}): DispatchRecord | null {
+    this.refuseWrite('nothing is cancelled');
+    const out = cancelDispatchedUnit({ gsdDir: this.gsdDir, store: this.store, files: this.src.files }, this.run(options));
+    this.changed(out.written);
+    return out.cancelled;
   }
 
   currentUnit(): DispatchRecord | null {

@@ -28,6 +28,7 @@ Write {{sliceSummaryPath}}, then tick the slice in {{roadmapPath}}.
   'replan-slice': `Replan slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}).
 
 {{replanReason}}
+
 Write {{replanPath}} starting with "**Blocker Task:** {{triggerTaskId}}", then update {{slicePlanPath}}.
 `,
   'validate-milestone': `Every slice of milestone {{milestoneId}} is done. Re-check its success criteria against the running software and write .gsd/milestones/{{milestoneId}}/{{milestoneId}}-VALIDATION.md with a \`verdict:\` (pass, needs-attention or needs-remediation) in its frontmatter.

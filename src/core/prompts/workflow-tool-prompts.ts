@@ -121,6 +121,7 @@ GSD records each result; its tasks run once no gate of this turn is pending.
   'replan-slice': `Replan slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}).
 
 {{replanReason}}
+
 Read the slice plan ({{slicePlanPath}}).
 
 ${NOT_BY_HAND}

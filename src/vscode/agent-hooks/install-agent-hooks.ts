@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import type { AgentHost } from '../../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agent-hooks/file-changes';
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
@@ -15,7 +16,7 @@ import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS } from '../contributions/contribution-ids';
-import { changeVerb, installPreview, vscodeRunsHooks } from './install-preview';
+import { installPreview, vscodeRunsCustomAgentHooks, vscodeRunsHooks } from './install-preview';
 import { pickProject } from '../dispatch/next-unit-command';
 
 interface HostPick extends vscode.QuickPickItem {
@@ -31,21 +32,71 @@ async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
   return picked && picked.length > 0 ? picked.map((p) => p.host) : undefined;
 }
 
-/** One read-only document with every file that would be written, in full. */
-async function preview(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<void> {
-  // A read-only document (an untitled one would ask to be saved when closed).
+/**
+ * The preview: one read-only document with every file that would be written, in full, and the
+ * decision on it (an Install / Cancel CodeLens at its top, and the same Install in a notification
+ * that leaves the document readable). Resolves true for Install; false for Cancel or when the
+ * preview is closed.
+ */
+async function previewAndDecide(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<boolean> {
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
   previews.set(uri.toString(), installPreview(root, changes, skipped, vscode.l10n.t, notes));
-  previewProvider ??= vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' });
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-  await vscode.window.showTextDocument(doc, { preview: true });
+  const decided = new Promise<boolean>((resolve) => pending.set(uri.toString(), resolve));
+  lensesChanged.fire();
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const install = vscode.l10n.t('Install');
+  void vscode.window
+    .showInformationMessage(vscode.l10n.t('GSD: read the preview of the {0} files, then install them.', changes.length), install)
+    .then((choice) => {
+      if (choice === install) decide(uri.toString(), true);
+    });
+  return decided;
+}
+
+function decide(key: string, install: boolean): void {
+  const resolve = pending.get(key);
+  if (!resolve) return;
+  pending.delete(key);
+  lensesChanged.fire();
+  resolve(install);
 }
 
 const PREVIEW_SCHEME = 'gsd-hooks-preview';
 const previews = new Map<string, string>();
+/** Previews waiting for Install or Cancel, by URI. */
+const pending = new Map<string, (install: boolean) => void>();
+const lensesChanged = new vscode.EventEmitter<void>();
 let previewCount = 0;
-let previewProvider: vscode.Disposable | undefined;
+
+/** The preview's text provider, its Install / Cancel CodeLens and the command they run. */
+export function registerInstallPreview(log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const top = new vscode.Range(0, 0, 0, 0);
+  return [
+    lensesChanged,
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' }),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: PREVIEW_SCHEME },
+      {
+        onDidChangeCodeLenses: lensesChanged.event,
+        provideCodeLenses: (doc) =>
+          pending.has(doc.uri.toString())
+            ? [
+                new vscode.CodeLens(top, { title: `$(check) ${vscode.l10n.t('Install these files')}`, command: COMMANDS.installFromPreview, arguments: [doc.uri, true] }),
+                new vscode.CodeLens(top, { title: vscode.l10n.t('Cancel'), command: COMMANDS.installFromPreview, arguments: [doc.uri, false] }),
+              ]
+            : [],
+      },
+    ),
+    registerGuardedCommand(log, COMMANDS.installFromPreview, (uri?: vscode.Uri, install?: boolean) => {
+      const key = (uri ?? vscode.window.activeTextEditor?.document.uri)?.toString();
+      if (key) decide(key, install !== false);
+    }),
+    // Closing the preview unanswered is a Cancel.
+    vscode.workspace.onDidCloseTextDocument((doc) => decide(doc.uri.toString(), false)),
+  ];
+}
 
 /**
  * Installs the hooks for `hosts` (asked when not given). With `confirm`, every file is previewed and
@@ -78,24 +129,22 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
     void vscode.window.showInformationMessage(said ? vscode.l10n.t('GSD: nothing written. {0}', said) : vscode.l10n.t('GSD: the agent hooks are already installed and up to date.'));
     return [];
   }
-  if (confirm) {
-    await preview(root, changes, skipped, notes);
-    const detail = changes.map((c) => `${changeVerb(c, vscode.l10n.t)} ${path.relative(root, c.file)}`).join('\n');
-    const install = vscode.l10n.t('Install');
-    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Install GSD agent hooks in this workspace?'), { modal: true, detail: `${detail}\n\n${vscode.l10n.t('The preview shows every file in full.')}` }, install);
-    if (answer !== install) return undefined;
-  }
+  if (confirm && !(await previewAndDecide(root, changes, skipped, notes))) return undefined;
   const { applied, conflicts } = applyFileChanges(changes);
   for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
   const files = applied.map((c) => path.relative(root, c.file));
-  const hostNotes = !chosen.includes('vscode')
+  // One short message: what was installed; a word about this VS Code only when it matters here.
+  const hostNames = chosen.map((h) => (h === 'vscode' ? vscode.l10n.t('VS Code agent and Copilot CLI') : h === 'claude' ? 'Claude Code' : 'Copilot CLI')).join(', ');
+  const caveat = !chosen.includes('vscode')
     ? ''
-    : vscodeRunsHooks(vscode.version)
-      ? ' ' + vscode.l10n.t("VS Code runs them with chat.useHooks on (the default) in a trusted workspace; the reviewer's guard needs chat.useCustomAgentHooks on VS Code before 1.120.")
-      : ' ' + vscode.l10n.t('This VS Code ({0}) runs no agent hooks: they came in 1.109.3. Copilot CLI and newer VS Code use these files.', vscode.version);
+    : !vscodeRunsHooks(vscode.version)
+      ? ' ' + vscode.l10n.t('This VS Code ({0}) runs no agent hooks (they came in 1.109.3).', vscode.version)
+      : !vscodeRunsCustomAgentHooks(vscode.version)
+        ? ' ' + vscode.l10n.t("The reviewer's guard needs chat.useCustomAgentHooks on in this VS Code.")
+        : '';
   const open = vscode.l10n.t('Open');
   const undo = vscode.l10n.t('Undo');
-  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: wrote {0}.', files.join(', ')) + hostNotes + (notes.length ? ' ' + notes.join(' ') : ''), open, undo).then(async (choice) => {
+  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks installed for {0} ({1} files).', hostNames, files.length) + caveat, open, undo).then(async (choice) => {
     if (choice === undo) {
       const undone = revertFileChanges(applied);
       void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: agent hooks removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: agent hooks removed again.'));
@@ -111,8 +160,8 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
  * and replace a hook file of ours in the old shape (an absolute path of one machine) by the new one.
  */
 /** The palette command: pick the project, then install (not on a successor project, which reviews on its own). */
-export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMANDS.installAgentHooks, async () => {
+export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): vscode.Disposable {
+  return registerGuardedCommand(log, COMMANDS.installAgentHooks, async () => {
     const handle = await pickProject(workspace);
     // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
     if (handle && workspace.isReadOnly(handle)) {

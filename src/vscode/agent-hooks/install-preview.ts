@@ -14,6 +14,12 @@ export function vscodeRunsHooks(version: string): boolean {
   return true;
 }
 
+/** From 1.120 VS Code runs a custom agent's own hooks without chat.useCustomAgentHooks. */
+export function vscodeRunsCustomAgentHooks(version: string): boolean {
+  const [major, minor] = version.split(/[.-]/).map((n) => Number.parseInt(n, 10) || 0);
+  return major > 1 || (major === 1 && minor >= 120);
+}
+
 export function changeVerb(c: FileChange, t: Translate): string {
   return c.after === null ? t('Delete') : c.before === null ? t('Create') : t('Update');
 }

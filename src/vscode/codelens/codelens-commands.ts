@@ -1,5 +1,6 @@
 // What the CodeLens on GSD files run: Replan slice, Show in review panel, Compare with previous cycle.
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { readCodeReview } from '../../core/parse/code-review';
 import { replanDecision } from '../../core/dispatch/default-dispatch';
 import { findUnit } from '../../core/model/find-unit';
@@ -7,6 +8,7 @@ import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
 import { unitOfFile } from './unit-of-file';
 import { runChosenUnit } from '../dispatch/next-unit-command';
+import { promptDocuments } from '../dispatch/prompt-documents';
 import type { PanelNode } from '../panel/panel-node';
 import { compareCycles } from '../reviews/review-diff';
 import type { ReviewPanelProvider } from '../panel/review-panel-provider';
@@ -25,7 +27,7 @@ export function registerCodeLensCommands(
     return unit;
   };
   return [
-    vscode.commands.registerCommand(COMMANDS.replanSlice, async (uri?: vscode.Uri) => {
+    registerGuardedCommand(log, COMMANDS.replanSlice, async (uri?: vscode.Uri) => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(vscode.l10n.t('GSD: dispatching a replan is refused in an untrusted workspace.'));
         return undefined;
@@ -46,16 +48,31 @@ export function registerCodeLensCommands(
       const reason = `Requested from ${unit.taskId}'s Known Issues.${actions ? ` Its pending actions:\n${actions}` : ''}`;
       // A database project's replan goes through GSD's gsd_replan_slice, with this task as the blocker.
       const context = { projectKind: state.projectKind ?? detectProjectKind(state.gsdDir).kind, root: state.root };
-      return runChosenUnit(workspace, log, unit.handle, { ...replanDecision(state, milestone, slice, unit.taskId, reason, context), source: 'user' });
+      const decision = { ...replanDecision(state, milestone, slice, unit.taskId, reason, context), source: 'user' };
+      // A replan rewrites the slice's plan: never dispatched in one click from a lens.
+      const dispatch = vscode.l10n.t('Dispatch');
+      const show = vscode.l10n.t('Show Prompt');
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Dispatch replan-slice {0}/{1}?', unit.milestoneId, unit.sliceId),
+        { modal: true, detail: vscode.l10n.t("The agent replans the slice because of {0}'s {1} pending actions, and rewrites its plan.", unit.taskId, task?.pendingActions.length ?? 0) },
+        dispatch,
+        show,
+      );
+      if (answer === show) {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(promptDocuments.add(decision)), { preview: true });
+        return undefined;
+      }
+      if (answer !== dispatch) return undefined;
+      return runChosenUnit(workspace, log, unit.handle, decision);
     }),
-    vscode.commands.registerCommand(COMMANDS.showInPanel, async (uri?: vscode.Uri) => {
+    registerGuardedCommand(log, COMMANDS.showInPanel, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit) return;
       const node = panel.unitNode(unit.handle, unit.milestoneId, unit.sliceId, unit.taskId);
       await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
       if (node) await treeView.reveal(node, { select: true, focus: true, expand: true });
     }),
-    vscode.commands.registerCommand(COMMANDS.compareReviewFile, async (uri?: vscode.Uri) => {
+    registerGuardedCommand(log, COMMANDS.compareReviewFile, async (uri?: vscode.Uri) => {
       const unit = unitOrWarn(uri);
       if (!unit || !uri) return;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -59,7 +59,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
     ];
     // Dispatching writes and runs things: not offered in an untrusted workspace.
     if (vscode.workspace.isTrusted) {
-      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: COMMANDS.replanSlice, arguments: args, tooltip: vscode.l10n.t("Dispatch replan-slice for {0}/{1} because of {2}'s pending actions", unit.milestoneId, unit.sliceId, unit.taskId) }));
+      lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Replan slice'), command: COMMANDS.replanSlice, arguments: args, tooltip: vscode.l10n.t("Replan {0}/{1} because of {2}'s pending actions (asks before dispatching)", unit.milestoneId, unit.sliceId, unit.taskId) }));
     }
     lenses.push(new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: COMMANDS.showInPanel, arguments: args }));
     return lenses;

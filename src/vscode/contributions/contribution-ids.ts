@@ -12,6 +12,10 @@ export const COMMANDS = {
   openReview: `${NAMESPACE}.openReview`,
   revealInExplorer: `${NAMESPACE}.revealInExplorer`,
   completeUnit: `${NAMESPACE}.completeUnit`,
+  cancelUnit: `${NAMESPACE}.cancelUnit`,
+  openUnitPrompt: `${NAMESPACE}.openUnitPrompt`,
+  /** The Install action on the agent hooks preview (CodeLens and notification). */
+  installFromPreview: `${NAMESPACE}.installFromPreview`,
   replanSlice: `${NAMESPACE}.replanSlice`,
   showInPanel: `${NAMESPACE}.showInPanel`,
   compareReviewFile: `${NAMESPACE}.compareReviewFile`,
@@ -34,6 +38,8 @@ export const CONTEXT_KEYS = {
   projectFound: `${NAMESPACE}.projectFound`,
   /** Every GSD project of the workspace is read-only (GSD's successor): no write actions. */
   readOnlyProject: `${NAMESPACE}.readOnlyProject`,
+  /** Some project of the workspace has a unit in flight: Complete / Cancel / Open Prompt apply. */
+  unitInFlight: `${NAMESPACE}.unitInFlight`,
 } as const;
 
 /** The ids before the rename (0.1.0 previews): users' keybindings may still name them. */

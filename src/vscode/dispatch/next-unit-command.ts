@@ -2,6 +2,7 @@
 // configured target, and only then is the hook state committed and the dispatch recorded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../../core/dispatch/dispatch';
 import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
@@ -11,31 +12,59 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { isWithin } from '../../core/files/confine';
+import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
+import { promptDocuments } from './prompt-documents';
+import { signalFile, signalled } from './completion-signal-rules';
+import { dispatchedAgo, unitName, type UnitsInFlight } from './units-in-flight';
 
 export interface NextUnitResult {
   phase: string;
   nextAction: string;
   outcome: DispatchOutcome | null;
   target: TargetResult | null;
+  /** Set when a unit was already in flight: nothing was dispatched. */
+  inFlight?: DispatchRecord;
   /** Set on a successor project: Next Unit was handed to GSD (nothing dispatched or written by us). */
   handOff?: HandOffShown;
 }
 
-export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri): Promise<ProjectHandle | undefined> {
+/** The project of the active editor's file, when it belongs to one. */
+export function projectOfActiveEditor(workspace: GsdWorkspace): ProjectHandle | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === 'file' ? ownerOf(workspace, uri) : undefined;
+}
+
+/** The innermost project holding the file (a nested project, or `.gsd` a link elsewhere); a bare prefix would let /w/proj claim the files of /w/proj-b. */
+function ownerOf(workspace: GsdWorkspace, uri: vscode.Uri): ProjectHandle | undefined {
+  const owners = workspace.list().filter((p) => isWithin(p.project.gsdDir, uri.fsPath) || isWithin(p.project.root, uri.fsPath));
+  return owners.sort((a, b) => b.project.root.length - a.project.root.length)[0];
+}
+
+/**
+ * The project a command acts on: the file it was run on, else the active editor's project, else the
+ * only one; with several and no editor in any, a pick naming each project's next unit (or the unit
+ * it has in flight).
+ */
+export async function pickProject(workspace: GsdWorkspace, hint?: vscode.Uri, placeHolder?: string): Promise<ProjectHandle | undefined> {
   const projects = workspace.list();
-  if (hint) {
-    // The innermost project holding the file (a nested project, or `.gsd` a link elsewhere); a bare
-    // prefix would let /w/proj claim the files of /w/proj-b.
-    const owners = projects.filter((p) => isWithin(p.project.gsdDir, hint.fsPath) || isWithin(p.project.root, hint.fsPath));
-    const owner = owners.sort((a, b) => b.project.root.length - a.project.root.length)[0];
-    if (owner) return owner;
-  }
+  const owner = (hint && ownerOf(workspace, hint)) ?? projectOfActiveEditor(workspace);
+  if (owner) return owner;
   if (projects.length <= 1) return projects[0];
   const picked = await vscode.window.showQuickPick(
-    projects.map((p) => ({ label: p.folder.name, description: p.project.root, handle: p })),
-    { placeHolder: vscode.l10n.t('Dispatch the next unit of which GSD project?') },
+    projects.map((p) => ({ label: p.folder.name, description: projectLine(workspace, p), detail: p.project.root, handle: p })),
+    { placeHolder: placeHolder ?? vscode.l10n.t('Dispatch the next unit of which GSD project?') },
   );
   return picked?.handle;
+}
+
+/** What a project's pick row says: its unit in flight, else its next unit, else its phase. */
+function projectLine(workspace: GsdWorkspace, handle: ProjectHandle): string {
+  const state = workspace.state(handle);
+  if (workspace.isReadOnly(handle)) return vscode.l10n.t('{0} · read-only', state.phase);
+  const flying = handle.engine.currentUnit();
+  if (flying) return vscode.l10n.t('$(watch) in flight: {0}, {1}', unitName(flying), dispatchedAgo(flying));
+  const d = workspace.nextUnit(handle)?.decision;
+  return d ? vscode.l10n.t('$(play-circle) next: {0}', unitName(d)) : state.phase;
 }
 
 function settings() {
@@ -92,6 +121,13 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   workspace.flushAll();
   const state = workspace.state(handle);
   if (workspace.isReadOnly(handle)) return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, handOff: handOffToGsd(handle, state, log) };
+  const flying = handle.engine.currentUnit();
+  if (flying) {
+    // One unit at a time: a second click says what is in flight and what can be done with it,
+    // rather than opening the same prompt again.
+    offerInFlight(flying);
+    return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
+  }
   const preview = await handle.engine.preview(runOptions(log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
@@ -115,6 +151,12 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 
 /** Dispatches a unit the user chose (e.g. "Replan slice" on a Known Issues CodeLens). */
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
+  const flying = handle.engine.currentUnit();
+  if (flying) {
+    offerInFlight(flying);
+    const state = workspace.state(handle);
+    return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
+  }
   try {
     const { outcome, target } = await deliver(handle, unit, log, () => handle.engine.dispatchUnit(unit, runOptions(log)));
     announce(unit, target);
@@ -127,6 +169,19 @@ export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutp
     }
     throw error;
   }
+}
+
+/** The one notification about a unit in flight, with what can be done with it. */
+export function offerInFlight(flying: DispatchRecord): void {
+  const complete = vscode.l10n.t('Complete');
+  const cancel = vscode.l10n.t('Cancel Unit');
+  const open = vscode.l10n.t('Open Prompt');
+  void vscode.window
+    .showInformationMessage(vscode.l10n.t('GSD: {0} is in flight (dispatched {1}). Complete or cancel it before the next unit.', unitName(flying), dispatchedAgo(flying)), complete, cancel, open)
+    .then((choice) => {
+      const command = choice === complete ? COMMANDS.completeUnit : choice === cancel ? COMMANDS.cancelUnit : choice === open ? COMMANDS.openUnitPrompt : undefined;
+      if (command) void vscode.commands.executeCommand(command);
+    });
 }
 
 /** Runs afterDispatch for the recorded unit; one run at a time per project, so a unit completes once. */
@@ -164,21 +219,78 @@ export class UnitCompleter {
   }
 }
 
-export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/**
+ * Before ✓ Complete Unit: the unit is named, and when the file it should produce (its completion
+ * signal) has not been written since it was dispatched, the user confirms. True to go on.
+ */
+async function confirmCompletion(workspace: GsdWorkspace, handle: ProjectHandle, flying: DispatchRecord): Promise<boolean> {
+  const file = signalFile(workspace.state(handle), flying);
+  if (!file || signalled(file, flying)) return true;
+  const go = vscode.l10n.t('Complete Anyway');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Complete {0}?', unitName(flying)),
+    {
+      modal: true,
+      detail: vscode.l10n.t('{0} has not been written since the unit was dispatched ({1}). Completing it now records the unit as finished without it.', path.relative(handle.project.root, file), dispatchedAgo(flying)),
+    },
+    go,
+  );
+  return answer === go;
+}
+
+export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, inFlight: UnitsInFlight, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const flyingProject = async (placeHolder: string): Promise<ProjectHandle | undefined> => {
+    // With one unit in flight in the whole workspace, that is the one meant.
+    const flying = workspace.list().filter((h) => inFlight.of(h));
+    return flying.length === 1 && !projectOfActiveEditor(workspace) ? flying[0] : pickProject(workspace, undefined, placeHolder);
+  };
+  const next = async (uri?: vscode.Uri) => {
+    const result = await runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined);
+    inFlight.checkAll();
+    return result;
+  };
   return [
-    vscode.commands.registerCommand(COMMANDS.nextUnit, (uri?: vscode.Uri) => runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined)),
+    registerGuardedCommand(log, COMMANDS.nextUnit, next),
     // The view's button on a successor project: the same command, which hands over to GSD there.
-    vscode.commands.registerCommand(COMMANDS.handOffToGsd, () => runNextUnit(workspace, log)),
-    vscode.commands.registerCommand(COMMANDS.completeUnit, async () => {
-      const handle = await pickProject(workspace);
+    registerGuardedCommand(log, COMMANDS.handOffToGsd, () => next()),
+    registerGuardedCommand(log, COMMANDS.completeUnit, async () => {
+      const handle = await flyingProject(vscode.l10n.t('Complete the unit in flight of which GSD project?'));
       if (!handle) return null;
       if (workspace.isReadOnly(handle)) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this project is GSD\'s own (@opengsd/gsd-pi): only GSD\'s running attempts complete its units.'));
+        void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this project is GSD's own (@opengsd/gsd-pi): only GSD's running attempts complete its units."));
         return null;
       }
+      const flying = inFlight.of(handle);
+      if (!flying) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
+        return null;
+      }
+      if (!(await confirmCompletion(workspace, handle, flying))) return null;
       const out = await completer.complete(handle, 'GSD: Complete Unit');
-      void vscode.window.showInformationMessage(out ? vscode.l10n.t('GSD: {0} {1} completed.', out.result.unitType, out.result.unitId) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
+      inFlight.check(handle);
+      if (out) void vscode.window.showInformationMessage(vscode.l10n.t('GSD: {0} completed.', unitName(out.result)));
       return out;
+    }),
+    registerGuardedCommand(log, COMMANDS.cancelUnit, async () => {
+      const handle = await flyingProject(vscode.l10n.t('Cancel the unit in flight of which GSD project?'));
+      if (!handle || workspace.isReadOnly(handle)) return null;
+      const cancelled = handle.engine.cancel(runOptions(log));
+      inFlight.check(handle);
+      if (cancelled) log.info(`cancelled ${unitName(cancelled)} (dispatched ${cancelled.dispatchedAt})`);
+      void vscode.window.showInformationMessage(
+        cancelled ? vscode.l10n.t('GSD: {0} cancelled. GSD: Next Unit dispatches again.', unitName(cancelled)) : vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'),
+      );
+      return cancelled;
+    }),
+    registerGuardedCommand(log, COMMANDS.openUnitPrompt, async () => {
+      const handle = await flyingProject(vscode.l10n.t('Open the prompt of which GSD project\'s unit in flight?'));
+      const flying = handle ? inFlight.of(handle) : null;
+      if (!flying) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
+        return undefined;
+      }
+      const document = await vscode.workspace.openTextDocument(promptDocuments.add(flying));
+      return vscode.window.showTextDocument(document, { preview: true });
     }),
   ];
 }

@@ -1,23 +1,43 @@
-// The status bar item: the project's phase and the unit GSD: Next Unit would dispatch (hooks
+// The status bar item: for the active editor's project (the first project when no editor is in
+// one), the unit in flight with its age, else the unit GSD: Next Unit would dispatch (hooks
 // included, computed without writing anything, the same decision the panel marks "next").
-// Click: GSD: Next Unit.
+// Click: GSD: Next Unit, which for a unit in flight offers Complete / Cancel / Open Prompt.
 import * as vscode from 'vscode';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS, STATUS_BAR_ITEM } from '../contributions/contribution-ids';
+import { Owner } from '../lifecycle/owner';
+import { projectOfActiveEditor } from './next-unit-command';
+import { dispatchedAgo, unitName, type UnitsInFlight } from './units-in-flight';
 
-export class GsdStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem(STATUS_BAR_ITEM, vscode.StatusBarAlignment.Left, 50);
-  private readonly subscription: vscode.Disposable;
+const IN_FLIGHT_ACTIONS = [COMMANDS.completeUnit, COMMANDS.cancelUnit, COMMANDS.openUnitPrompt];
 
-  constructor(private readonly workspace: GsdWorkspace) {
+export class GsdStatusBar extends Owner {
+  private readonly item = this.own(vscode.window.createStatusBarItem(STATUS_BAR_ITEM, vscode.StatusBarAlignment.Left, 50));
+
+  constructor(
+    private readonly workspace: GsdWorkspace,
+    private readonly inFlight: UnitsInFlight,
+  ) {
+    super();
     this.item.name = 'GSD';
     this.item.command = COMMANDS.nextUnit;
-    this.subscription = workspace.onDidChangeNextUnit(() => this.render());
+    const render = () => this.render();
+    this.own(workspace.onDidChangeNextUnit(render));
+    this.own(workspace.onDidChangeProjects(render));
+    this.own(inFlight.onDidChange(render));
+    this.own(inFlight.onDidTick(render));
+    this.own(vscode.window.onDidChangeActiveTextEditor(render));
   }
 
   /** Text shown now, for tests. */
   get text(): string {
     return this.item.text;
+  }
+
+  /** Tooltip shown now (markdown), for tests. */
+  get tooltip(): string {
+    const t = this.item.tooltip;
+    return typeof t === 'string' ? t : (t?.value ?? '');
   }
 
   /** Works the next unit out again and shows it. */
@@ -26,39 +46,62 @@ export class GsdStatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /** The project the item speaks for: the active editor's, else the first. */
+  private project(): ProjectHandle | undefined {
+    return projectOfActiveEditor(this.workspace) ?? this.workspace.list()[0];
+  }
+
   private render(): void {
-    const handle: ProjectHandle | undefined = this.workspace.list()[0];
+    if (this.disposed) return;
+    const handle = this.project();
     if (!handle) {
       this.item.hide();
       return;
     }
     const state = this.workspace.state(handle);
+    const several = this.workspace.list().length > 1;
+    const where = several ? `${handle.folder.name}: ` : '';
+    const heading = several ? `**${handle.folder.name}**\n\n` : '';
     if (this.workspace.isReadOnly(handle)) {
       // GSD's successor decides its own next unit; the click hands Next Unit over to it.
-      this.item.text = `$(eye) GSD: ${state.phase} · ${vscode.l10n.t('read-only')}`;
-      this.item.tooltip = vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi), shown read-only. Click: GSD runs its next unit.", state.phase);
+      this.item.text = `$(eye) GSD: ${where}${state.phase} · ${vscode.l10n.t('read-only')}`;
+      this.item.tooltip = new vscode.MarkdownString(heading + vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi). Click: GSD runs its next unit.", state.phase));
       this.item.show();
       return;
     }
+    const flying = this.inFlight.of(handle);
+    if (flying) {
+      const ago = dispatchedAgo(flying);
+      this.item.text = `$(watch) GSD: ${where}${flying.unitType} ${flying.unitId.split('/').pop()} · ${ago}`;
+      const tip = new vscode.MarkdownString(
+        heading +
+          vscode.l10n.t('**In flight:** `{0}` {1}, dispatched {2}.', flying.unitType, flying.unitId, ago) +
+          '\n\n' +
+          `[${vscode.l10n.t('Complete')}](command:${COMMANDS.completeUnit}) · [${vscode.l10n.t('Cancel')}](command:${COMMANDS.cancelUnit}) · [${vscode.l10n.t('Open Prompt')}](command:${COMMANDS.openUnitPrompt})`,
+      );
+      tip.isTrusted = { enabledCommands: IN_FLIGHT_ACTIONS };
+      tip.supportThemeIcons = true;
+      this.item.tooltip = tip;
+      this.item.accessibilityInformation = { label: vscode.l10n.t('GSD: {0} in flight, dispatched {1}', unitName(flying), ago) };
+      this.item.show();
+      return;
+    }
+    this.item.accessibilityInformation = undefined;
     const preview = this.workspace.nextUnit(handle);
     if (!preview) {
-      this.item.text = `$(warning) GSD: ${state.phase}`;
+      this.item.text = `$(warning) GSD: ${where}${state.phase}`;
       this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
       this.item.show();
       return;
     }
     const d = preview.decision;
-    this.item.text = d ? `$(checklist) GSD: ${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${state.phase}`;
+    this.item.text = d ? `$(play-circle) GSD: ${where}${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${where}${state.phase}`;
     this.item.tooltip = new vscode.MarkdownString(
-      d
-        ? vscode.l10n.t('**Next unit:** `{0}` {1} (decided by {2})\n\nPhase `{3}`. Click to dispatch it.', d.unitType, d.unitId, d.source, state.phase)
-        : vscode.l10n.t('Phase `{0}`. {1}', state.phase, preview.blocker ?? state.nextAction),
+      heading +
+        (d
+          ? vscode.l10n.t('**Next unit:** `{0}` {1} (decided by {2})\n\nPhase `{3}`. Click to dispatch it.', d.unitType, d.unitId, d.source, state.phase)
+          : vscode.l10n.t('Phase `{0}`. {1}', state.phase, preview.blocker ?? state.nextAction)),
     );
     this.item.show();
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.item.dispose();
   }
 }

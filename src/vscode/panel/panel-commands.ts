@@ -1,5 +1,6 @@
 // Item actions of the review panel: Compare with previous cycle, Open review, Reveal in Explorer.
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { compareCycles } from '../reviews/review-diff';
 import type { PanelNode } from './panel-node';
 import { ReviewCycleNode } from './review-cycle-node';
@@ -10,9 +11,9 @@ function fileOf(node: PanelNode | undefined): vscode.Uri | undefined {
   return node?.treeItem().resourceUri;
 }
 
-export function registerPanelCommands(): vscode.Disposable[] {
+export function registerPanelCommands(log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(COMMANDS.compareWithPreviousCycle, async (node?: ReviewCycleNode) => {
+    registerGuardedCommand(log, COMMANDS.compareWithPreviousCycle, async (node?: ReviewCycleNode) => {
       const current = node?.review();
       const previous = node?.previous();
       if (!node || !current || !previous) {
@@ -21,7 +22,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
       }
       await compareCycles(node.task.tid, previous, current);
     }),
-    vscode.commands.registerCommand(COMMANDS.openReview, async (node?: ReviewCycleNode | TaskNode) => {
+    registerGuardedCommand(log, COMMANDS.openReview, async (node?: ReviewCycleNode | TaskNode) => {
       const review = node instanceof ReviewCycleNode ? node.review() : node instanceof TaskNode ? node.task()?.reviews.at(-1) : undefined;
       if (!review) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: this task has no review yet.'));
@@ -29,7 +30,7 @@ export function registerPanelCommands(): vscode.Disposable[] {
       }
       await vscode.window.showTextDocument(vscode.Uri.file(review.file), { preview: true });
     }),
-    vscode.commands.registerCommand(COMMANDS.revealInExplorer, async (node?: PanelNode) => {
+    registerGuardedCommand(log, COMMANDS.revealInExplorer, async (node?: PanelNode) => {
       const uri = fileOf(node);
       if (uri) await vscode.commands.executeCommand('revealInExplorer', uri);
     }),

@@ -1,6 +1,7 @@
 // What the panel shows of one project, taken once per refresh: the state, the unit Next Unit would
 // dispatch and the recent hook events. Rendering reads only this; nothing is read from disk while
 // VS Code asks for tree items (after the first time a project is shown).
+import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
 import { readHookLog, type HookLogEntry } from '../../core/agent-hooks/hook-log';
 import type { ProjectState } from '../../core/project/state-source';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
@@ -14,6 +15,8 @@ export interface ProjectSnapshot {
   readonly state: ProjectState;
   /** The unit GSD: Next Unit would dispatch (hooks included), as the status bar shows it. */
   readonly next: NextUnitRef | null;
+  /** The unit in flight (dispatched, not completed or cancelled); null in a read-only project. */
+  readonly inFlight: DispatchRecord | null;
   /** Newest first. */
   readonly hookEvents: readonly HookLogEntry[];
 }
@@ -47,9 +50,18 @@ export class ProjectSnapshots {
       handle,
       state: this.workspace.state(handle),
       next: this.workspace.nextUnit(handle)?.decision ?? null,
+      inFlight: this.workspace.isReadOnly(handle) ? null : safeCurrentUnit(handle),
       hookEvents: readHookLog(handle.project.gsdDir, HOOK_EVENTS_SHOWN),
     };
     this.taken.set(handle.project.gsdDir, s);
     return s;
+  }
+}
+
+function safeCurrentUnit(handle: ProjectHandle): DispatchRecord | null {
+  try {
+    return handle.engine.currentUnit();
+  } catch {
+    return null;
   }
 }

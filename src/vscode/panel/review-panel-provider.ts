@@ -9,6 +9,8 @@ import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
 import { ProjectNode, projectChildren } from './project-node';
 import { ProjectSnapshots } from './project-snapshot';
 import { byProject, nextMarkIds, refreshPlan } from './refresh-plan';
+import { Owner } from '../lifecycle/owner';
+import type { InFlightChange, UnitsInFlight } from '../dispatch/units-in-flight';
 
 export interface PanelRefresh {
   /** True when the whole tree was refreshed. */
@@ -24,29 +26,36 @@ export interface PanelRefresh {
  */
 const PROJECT_REFRESH_SPACING_MS = 250;
 
-export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>();
+export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
+  private readonly changed = this.own(new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly refreshed = new vscode.EventEmitter<PanelRefresh>();
+  private readonly refreshed = this.own(new vscode.EventEmitter<PanelRefresh>());
   /** For tests and the benchmark: what each refresh covered. */
   readonly onDidRefresh = this.refreshed.event;
   private readonly cache = new Map<string, PanelNode>();
   private readonly snapshots: ProjectSnapshots;
-  private readonly subscriptions: vscode.Disposable[];
   private pendingGroups = new Map<string, boolean>();
   /** Refreshes asked for in this turn, told to VS Code once at its end (see tell()). */
   private toTell: { full: boolean; nodes: Set<PanelNode> } | null = null;
   /** Several projects: the nodes still to tell VS Code, one project per refresh (see tellNextProject). */
   private projectQueue: Array<{ gsdDir: string | null; nodes: Set<PanelNode> }> = [];
-  private spacing: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the pending spacing timer (set while projects' refreshes are spaced out). */
+  private spacing: (() => void) | undefined;
   /** The projects the tree was last built for (a Refresh of the same projects keeps the nodes). */
   private shownProjects: readonly ProjectHandle[];
 
-  constructor(private readonly workspace: GsdWorkspace) {
+  constructor(
+    private readonly workspace: GsdWorkspace,
+    inFlight?: UnitsInFlight,
+  ) {
+    super();
     this.snapshots = new ProjectSnapshots(workspace);
     this.snapshots.retake();
     this.shownProjects = workspace.list();
-    this.subscriptions = [
+    if (inFlight) this.own(inFlight.onDidChange((change) => this.refreshInFlight(change)));
+    // The age said in an in-flight row's tooltip is read when the row is drawn again.
+    if (inFlight) this.own(inFlight.onDidTick(() => this.refreshInFlightRows()));
+    for (const d of [
       workspace.onDidChangeProjects(() => this.refreshAll()),
       workspace.onDidChangeState((change) => this.refreshUnits(change)),
       workspace.onDidChangeNextUnit((change) => this.refreshNext(change)),
@@ -57,9 +66,8 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
         this.tell(group ?? this.topLevelOf(handle));
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
-      this.changed,
-      this.refreshed,
-    ];
+    ])
+      this.own(d);
   }
 
   node<T extends PanelNode>(id: string, make: () => T, parent?: PanelNode): T {
@@ -137,7 +145,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   private tell(node: PanelNode | PanelNode[] | undefined): void {
     if (!this.toTell) {
       this.toTell = { full: false, nodes: new Set() };
-      setTimeout(() => {
+      this.after(0, () => {
         const t = this.toTell;
         this.toTell = null;
         if (!t) return;
@@ -145,7 +153,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
           this.projectQueue = [];
           this.changed.fire(undefined);
         } else if (t.nodes.size) this.tellByProject([...t.nodes]);
-      }, 0);
+      });
     }
     if (node === undefined) this.toTell.full = true;
     else for (const n of Array.isArray(node) ? node : [node]) this.toTell.nodes.add(n);
@@ -176,7 +184,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const next = this.projectQueue.shift();
     if (!next) return;
     this.changed.fire([...next.nodes]);
-    this.spacing = setTimeout(() => this.tellNextProject(), PROJECT_REFRESH_SPACING_MS);
+    this.spacing = this.after(PROJECT_REFRESH_SPACING_MS, () => this.tellNextProject());
   }
 
   private refreshAll(): void {
@@ -221,8 +229,20 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     if (nodes.length) this.tell(nodes);
   }
 
-  dispose(): void {
-    clearTimeout(this.spacing);
-    for (const d of this.subscriptions) d.dispose();
+  /** The unit in flight moved (dispatched, completed, cancelled): its old and new rows. */
+  private refreshInFlight({ handle, before, after }: InFlightChange): void {
+    this.snapshots.retake(handle);
+    const nodes = nextMarkIds(handle.project.gsdDir, before?.unitId ?? null, after?.unitId ?? null)
+      .map((id) => this.cache.get(id))
+      .filter((n): n is PanelNode => n !== undefined);
+    if (nodes.length) this.tell(nodes);
+  }
+
+  private refreshInFlightRows(): void {
+    for (const handle of this.workspace.list()) {
+      const flying = this.snapshots.of(handle).inFlight;
+      const node = flying ? this.cache.get(nextMarkIds(handle.project.gsdDir, null, flying.unitId).at(-1)!) : undefined;
+      if (node) this.tell(node);
+    }
   }
 }

@@ -12,6 +12,8 @@ import { md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-no
 import { PendingActionNode } from './pending-action-node';
 import { ReviewCycleNode } from './review-cycle-node';
 import { presentTask } from './task-presentation';
+import { dispatchedAgo } from '../dispatch/units-in-flight';
+import { humanDate } from '../dispatch/unit-age';
 
 export class TaskNode extends PanelNode {
   readonly id: string;
@@ -34,10 +36,26 @@ export class TaskNode extends PanelNode {
     const item = new vscode.TreeItem(this.tid, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!t) return item;
-    item.iconPath = review.activeReview ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange')) : statusIcon(t.status);
-    const { state, next } = this.c.snapshot();
+    const snapshot = this.c.snapshot();
+    const unitId = `${this.mid}/${this.sid}/${this.tid}`;
+    const flying = snapshot.inFlight;
+    const inFlight = flying && !flying.completedAt ? { unitType: flying.unitType, unitId: flying.unitId, ago: dispatchedAgo(flying) } : null;
+    // Each kind of active row its own icon: in flight, next, in review, then the task's status.
+    item.iconPath =
+      inFlight?.unitId === unitId
+        ? new vscode.ThemeIcon('watch', new vscode.ThemeColor('charts.blue'))
+        : snapshot.next?.unitId === unitId
+          ? new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.green'))
+          : review.activeReview
+            ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange'))
+            : statusIcon(t.status);
+    const { state } = snapshot;
     const inActiveSlice = state.activeMilestone?.id === this.mid && state.activeSlice?.id === this.sid;
-    const shown = presentTask(t, review, next, `${this.mid}/${this.sid}/${this.tid}`, vscode.l10n.t, inActiveSlice ? personTurn(state) : null);
+    const shown = presentTask(t, review, snapshot.next, unitId, vscode.l10n.t, {
+      inFlight,
+      date: (iso) => humanDate(iso, vscode.env.language),
+      personTurn: inActiveSlice ? personTurn(state) : null,
+    });
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);

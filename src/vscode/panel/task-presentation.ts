@@ -22,9 +22,10 @@ export interface TaskPresentation {
 }
 
 /** Short words for the label, most important first: next, the review loop, pending actions. */
-export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english): string[] {
+export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english, isInFlight = false): string[] {
   const words: string[] = [];
-  if (isNext) words.push(tr('next'));
+  if (isInFlight) words.push(tr('in flight'));
+  else if (isNext) words.push(tr('next'));
   if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
   else if (review.outcome) words.push(review.outcome.passed ? tr('passed in {0}', review.outcome.cycles) : tr('failed after {0}', review.outcome.cycles));
   if (t.pendingActions.length) words.push(tr('{0} pending', t.pendingActions.length));
@@ -36,13 +37,37 @@ function esc(text: string): string {
   return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
 }
 
-/**
- * `personTurn`: why GSD is waiting for a person (core/model/person-turn.ts), given for a task of the
- * active slice; its review (or next review cycle) waits until GSD goes on, and the tooltip says so.
- */
-export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: NextUnitRef | null, unitId: string, tr: Translate = english, personTurn: string | null = null): TaskPresentation {
+/** The unit in flight, with its age already said ("3 minutes ago"). */
+export interface InFlightRef {
+  unitType: string;
+  unitId: string;
+  ago: string;
+}
+
+/** How dates read in the tooltip (the adapter passes the editor's locale); ISO text as is otherwise. */
+export type DateText = (iso: string) => string;
+
+/** What the row knows beyond the task: the unit in flight, how dates read, and why GSD waits for a person. */
+export interface TaskRowContext {
+  inFlight?: InFlightRef | null;
+  /** The adapter passes the editor's locale; ISO text as is otherwise. */
+  date?: DateText;
+  /** Why GSD waits for a person (core/model/person-turn.ts), for a task of the active slice: its review waits until GSD goes on. */
+  personTurn?: string | null;
+}
+
+export function presentTask(
+  t: TaskEntry,
+  review: ReviewLoopTaskState,
+  next: NextUnitRef | null,
+  unitId: string,
+  tr: Translate = english,
+  row: TaskRowContext = {},
+): TaskPresentation {
+  const { inFlight = null, date = (iso: string) => iso, personTurn = null } = row;
+  const isInFlight = inFlight?.unitId === unitId;
   const isNext = next?.unitId === unitId;
-  const words = taskStateWords(t, review, isNext, tr);
+  const words = taskStateWords(t, review, isNext, tr, isInFlight);
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
@@ -54,7 +79,8 @@ export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: Nex
   if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
   if (t.estimate) status.push(tr('estimate {0}', t.estimate));
   lines.push('', status.join(' · '));
-  if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
+  if (isInFlight && inFlight) lines.push('', tr('**In flight:** `{0}`, dispatched {1}.', inFlight.unitType, inFlight.ago));
+  else if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
   if (review.activeReview) {
     const a = review.activeReview;
     lines.push('', a.status === 'fixing' ? tr('**Review cycle {0}:** fixing the issues of the last review', a.cycle) : tr('**Review cycle {0}:** waiting for the review', a.cycle));
@@ -76,6 +102,6 @@ export function presentTask(t: TaskEntry, review: ReviewLoopTaskState, next: Nex
     lines.push('', tr('**Pending actions** ({0}):', t.pendingActions.length));
     for (const a of t.pendingActions) lines.push(`- ${esc(a.text)}`);
   }
-  if (t.completedAt) lines.push('', tr('Completed {0}', t.completedAt));
+  if (t.completedAt) lines.push('', tr('Completed {0}', date(t.completedAt)));
   return { label, description, tooltip: lines.join('\n') };
 }

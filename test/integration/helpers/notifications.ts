@@ -23,3 +23,38 @@ export async function notificationsDuring<T>(run: () => Thenable<T> | Promise<T>
     names.forEach((n, i) => (w[n] = originals[i]));
   }
 }
+
+/** A modal dialog the extension asked for: its message and detail, as the dialog shows them. */
+export interface ModalAsked {
+  message: string;
+  detail: string;
+  buttons: string[];
+}
+
+/**
+ * Runs `run` with every modal dialog answered by `answer` (undefined: dismissed), recording what each
+ * asked; notifications still show and are recorded as in notificationsDuring.
+ */
+export async function answeringModals<T>(answer: string | undefined, run: () => Thenable<T> | Promise<T>): Promise<{ result: T; modals: ModalAsked[]; messages: string[] }> {
+  const w = vscode.window as unknown as Record<string, Show>;
+  const names = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
+  const originals = names.map((n) => w[n]);
+  const modals: ModalAsked[] = [];
+  const messages: string[] = [];
+  names.forEach((n, i) => {
+    w[n] = function (this: unknown, ...args: unknown[]) {
+      const options = args[1] as vscode.MessageOptions | undefined;
+      if (options && typeof options === 'object' && options.modal) {
+        modals.push({ message: String(args[0]), detail: options.detail ?? '', buttons: args.slice(2).map(String) });
+        return Promise.resolve(answer);
+      }
+      messages.push(String(args[0]));
+      return originals[i].apply(this, args);
+    };
+  });
+  try {
+    return { result: await run(), modals, messages };
+  } finally {
+    names.forEach((n, i) => (w[n] = originals[i]));
+  }
+}

@@ -25,6 +25,27 @@ describe('in a multi-root workspace', () => {
     assert.equal(ids.size, 2 + 4 + 2, 'tree item ids must be unique across projects');
   });
 
+  it("the status bar follows the active editor's project; with no editor in one, Next Unit's pick names each project's next unit", async () => {
+    const api = await activateExtension();
+    const [ledger, flight] = api.workspace.list();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.statusBar.update();
+    assert.ok(api.statusBar.text.startsWith('$(play-circle) GSD: ledgerline: fix-task T02'), api.statusBar.text);
+    const flightNext = (await api.workspace.preview(flight)).decision!;
+    const roadmap = fs.readdirSync(flight.project.gsdDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('-ROADMAP.md'))!;
+    await vscode.window.showTextDocument(vscode.Uri.file(`${flight.project.gsdDir}/${roadmap}`));
+    const expected = `$(play-circle) GSD: flight-sim: ${flightNext.unitType} ${flightNext.unitId.split('/').pop()}`;
+    for (let i = 0; i < 50 && api.statusBar.text !== expected; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(api.statusBar.text, expected);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // No editor in a project: the pick, each row with that project's next unit.
+    void vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
+    // (The pick's question is its input's placeholder, not text the page can be searched for.)
+    const view = await captureWorkbench('multi-root-pick', [`${ledger.folder.name}`, 'next: fix-task M002-k7q2xz/S02/T02', `next: ${flightNext.unitType} ${flightNext.unitId}`]);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
+  });
+
   it('draws every row of both projects under its own parent in the real workbench', async function () {
     const api = await activateExtension();
     await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');

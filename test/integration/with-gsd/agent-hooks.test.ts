@@ -8,6 +8,7 @@ import type { GsdExtensionApi } from '../../../src/extension';
 import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
+import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 
 describe('agent hooks from VS Code', () => {
@@ -17,6 +18,41 @@ describe('agent hooks from VS Code', () => {
   before(async () => {
     api = await freshSample();
     root = api.workspace.list()[0].project.root;
+  });
+
+  it('GSD: Install Agent Hooks shows the preview with Install on it (no dialog over it), then says one short thing', async () => {
+    const { result, messages } = await notificationsDuring(async () => {
+      const installing = vscode.commands.executeCommand<string[] | undefined>('gsdReviewLoop.installAgentHooks');
+      // The hosts pick: VS Code's agent is picked already.
+      await new Promise((r) => setTimeout(r, 500));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      let preview: vscode.TextDocument | undefined;
+      for (let i = 0; i < 100 && !preview; i++) {
+        preview = vscode.window.activeTextEditor?.document;
+        if (preview?.uri.scheme !== 'gsd-hooks-preview') preview = undefined;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(preview, 'the preview is the active editor');
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri)) ?? [];
+      assert.deepEqual(lenses.map((l) => l.command?.title), ['$(check) Install these files', 'Cancel']);
+      assert.equal(lenses[0].range.start.line, 0);
+      assert.equal(fs.existsSync(path.join(root, '.github', 'hooks', 'gsd-review-loop.json')), false, 'nothing written before Install');
+      await vscode.commands.executeCommand('notifications.showList');
+      const view = await captureWorkbench('install-preview', ['Install these files', 'GSD: Install Agent Hooks — preview']);
+      await vscode.commands.executeCommand('notifications.hideList');
+      if (view) assert.deepEqual(Object.values(view.seen), [true, true]);
+      await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+      return installing;
+    });
+    assert.equal(result!.length, 4);
+    // The word about this VS Code comes only where it matters: before 1.109.3 (the floor) it runs no agent hooks.
+    const [major, minor] = vscode.version.split('.').map(Number);
+    const caveat = major === 1 && minor < 110 ? ` This VS Code (${vscode.version}) runs no agent hooks (they came in 1.109.3).` : '';
+    assert.deepEqual(messages, ['GSD: read the preview of the 4 files, then install them.', `GSD: agent hooks installed for VS Code agent and Copilot CLI (4 files).${caveat}`]);
+    assert.ok(fs.existsSync(path.join(root, '.github', 'hooks', 'gsd-review-loop.json')));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Back to before, for the tests below, which install through the API.
+    fs.rmSync(path.join(root, '.github'), { recursive: true, force: true });
   });
 
   it('GSD: Install Agent Hooks writes the hook file, its launcher and the reviewer agent; the machine-specific part goes to the home folder', async () => {

@@ -1,0 +1,76 @@
+// The unit each project has in flight (dispatched, neither completed nor cancelled), as the status
+// bar and the panel show it. Read from the dispatch record after every change of the project and
+// after our own dispatch, complete and cancel; a minute tick keeps the shown age current.
+import * as vscode from 'vscode';
+import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
+import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
+import { Owner } from '../lifecycle/owner';
+import { timeAgo } from './unit-age';
+import { CONTEXT_KEYS } from '../contributions/contribution-ids';
+
+export interface InFlightChange {
+  handle: ProjectHandle;
+  before: DispatchRecord | null;
+  after: DispatchRecord | null;
+}
+
+const AGE_TICK_MS = 30_000;
+
+export class UnitsInFlight extends Owner {
+  private readonly known = new Map<string, DispatchRecord | null>();
+  private readonly changed = this.own(new vscode.EventEmitter<InFlightChange>());
+  /** A project's unit in flight changed (dispatched, completed, cancelled). */
+  readonly onDidChange = this.changed.event;
+  private readonly ticked = this.own(new vscode.EventEmitter<void>());
+  /** Time passed: ages shown should be said again. */
+  readonly onDidTick = this.ticked.event;
+
+  constructor(private readonly workspace: GsdWorkspace) {
+    super();
+    this.own(workspace.onDidChangeState(({ handle }) => this.check(handle)));
+    this.own(workspace.onDidChangeProjects(() => this.checkAll()));
+    const tick = () => {
+      if ([...this.known.values()].some((r) => r)) this.ticked.fire();
+      this.after(AGE_TICK_MS, tick);
+    };
+    this.after(AGE_TICK_MS, tick);
+    this.checkAll();
+  }
+
+  /** The unit in flight in `handle`'s project (none in a read-only project). */
+  of(handle: ProjectHandle): DispatchRecord | null {
+    if (this.workspace.isReadOnly(handle)) return null;
+    try {
+      return handle.engine.currentUnit();
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads the project's record again and tells when its unit in flight changed. */
+  check(handle: ProjectHandle): void {
+    const key = handle.project.gsdDir;
+    const before = this.known.get(key) ?? null;
+    const after = this.of(handle);
+    this.known.set(key, after);
+    const same = before?.dispatchedAt === after?.dispatchedAt && before?.unitId === after?.unitId;
+    if (!same) {
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.unitInFlight, [...this.known.values()].some((r) => r));
+      this.changed.fire({ handle, before, after });
+    }
+  }
+
+  checkAll(): void {
+    for (const h of this.workspace.list()) this.check(h);
+  }
+}
+
+/** "execute-task M001/S01/T02". */
+export function unitName(r: Pick<DispatchRecord, 'unitType' | 'unitId'>): string {
+  return `${r.unitType} ${r.unitId}`;
+}
+
+/** "3 minutes ago", in the editor's language. */
+export function dispatchedAgo(r: Pick<DispatchRecord, 'dispatchedAt'>, now = Date.now()): string {
+  return timeAgo(r.dispatchedAt, now, vscode.env.language);
+}
