@@ -14,6 +14,8 @@ export interface ToolCall {
 export interface ScriptedTurn {
   text?: string;
   toolCalls?: ToolCall[];
+  /** Wait this long before answering (a slow model: lets a host's other events happen first). */
+  delayMs?: number;
 }
 
 export type Entry =
@@ -34,6 +36,8 @@ export interface ModelRequest {
   body: Record<string, unknown>;
   /** Milliseconds since the server started. */
   at: number;
+  /** What the script answered (filled in once answered). */
+  reply?: ScriptedTurn;
 }
 
 export type Script = (request: ModelRequest) => ScriptedTurn;

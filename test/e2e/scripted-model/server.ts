@@ -60,13 +60,17 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const requests: ModelRequest[] = [];
   const seen: string[] = [];
   const started = Date.now();
-  const answer = (request: ModelRequest): ScriptedTurn => {
+  const answer = async (request: ModelRequest): Promise<ScriptedTurn> => {
+    let turn: ScriptedTurn;
     try {
-      return script(request);
+      turn = script(request);
     } catch (error) {
       // A script that throws ends the turn with the error as text, visible in the host's output.
-      return { text: `scripted model: the script failed: ${(error as Error).message}` };
+      turn = { text: `scripted model: the script failed: ${(error as Error).message}` };
     }
+    request.reply = turn;
+    if (turn.delayMs) await new Promise((r) => setTimeout(r, Math.min(turn.delayMs!, 60_000)));
+    return turn;
   };
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -87,12 +91,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       if (/\/messages$/.test(route)) {
         const request = readAnthropicRequest(body, route, Date.now() - started);
         requests.push(request);
-        return writeAnthropicTurn(res, request, answer(request));
+        return writeAnthropicTurn(res, request, await answer(request));
       }
       if (/\/chat\/completions$/.test(route)) {
         const request = readOpenAiRequest(body, route, Date.now() - started);
         requests.push(request);
-        return writeOpenAiTurn(res, request, answer(request));
+        return writeOpenAiTurn(res, request, await answer(request));
       }
       return json(res, 404, { error: { message: `no ${route} here` } });
     } catch (error) {
