@@ -14,9 +14,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { startScriptedModel, requestText, type ModelRequest, type ScriptedModel } from './scripted-model/server';
-import { reviewLoopScript, REVIEWER_AGENT, type LoopRecord } from './vscode-agent/loop-script';
+import { reviewLoopScript, REVIEWER_AGENT, REVIEWER_MARK, type LoopRecord } from './vscode-agent/loop-script';
 import { HOOK_STATE_FILE, prepareProject, readProjectFile, repoRoot, REVIEW_FILE, SOURCE_FILE } from './vscode-agent/project';
-import { chatText, openAgentChat, runCommand, sendPrompt, startAgentWorkbench, waitUntil, type AgentWorkbench } from './vscode-agent/workbench';
+import { chatText, expandSteps, newChat, openAgentChat, sendPrompt, startAgentWorkbench, waitUntil, type AgentWorkbench } from './vscode-agent/workbench';
 
 /** The whole loop takes 1-3 minutes on a loaded machine; a stuck one is cut off well before CI gives up. */
 const LOOP_LIMIT_MS = 6 * 60_000;
@@ -65,10 +65,15 @@ describe('VS Code Local agent, live in the real workbench', function () {
     root = prepareProject(path.join(work, 'ledgerline'));
     sourceBefore = readProjectFile(root, SOURCE_FILE) ?? '';
     fs.rmSync(artifactsDir, { recursive: true, force: true });
-    model = await startScriptedModel({ script: reviewLoopScript(root, record), model: 'mock-model' });
+    // Screenshots at the loop's moments, taken while the chat runs (never awaited by the script).
+    const moment = (name: string) => void wb?.screenshot(name).catch(() => undefined);
+    model = await startScriptedModel({ script: reviewLoopScript(root, record, moment), model: 'mock-model' });
     console.log(`      (code-server ${target.version} = VS Code ${target.vscode}; project ${root}; artifacts ${path.relative(repoRoot, artifactsDir)})`);
     wb = await startAgentWorkbench({ folder: root, modelUrl: model.url, work, artifactsDir, version: target.version });
-    await openAgentChat(wb.page);
+    await openAgentChat(wb.page).catch(async (error) => {
+      await wb?.screenshot('no-model');
+      throw error;
+    });
     await wb.screenshot('chat-ready');
     await sendPrompt(wb.page, 'T02 is implemented. Wrap it up.');
     // The loop is over when the main agent, back from the reviewer's approval, ended its turn and
@@ -86,6 +91,11 @@ describe('VS Code Local agent, live in the real workbench', function () {
   });
 
   after(async function () {
+    // What VS Code sent the model, request by request: the first thing to read when a case fails.
+    if (model) {
+      fs.mkdirSync(artifactsDir, { recursive: true });
+      fs.writeFileSync(path.join(artifactsDir, 'model-requests.json'), JSON.stringify(model.requests.map(({ body: _body, ...r }) => r), null, 1));
+    }
     await wb?.stop();
     await model?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -118,12 +128,13 @@ describe('VS Code Local agent, live in the real workbench', function () {
     assert.match(rename.result, /GSD review loop: this is review cycle 1/, `the rename was not refused by the guard; VS Code reported: ${rename.result}`);
   });
 
-  it('the reviewer\'s shell redirect is refused: it has no terminal tool, and nothing ran', () => {
-    const reviewer = loopRequests.find((r) => requestText(r).includes('You are the reviewer'));
-    assert.ok(reviewer);
-    assert.ok(!reviewer.tools.includes('run_in_terminal'), 'VS Code offered the reviewer run_in_terminal');
+  it('the reviewer\'s shell redirect is refused by VS Code (no terminal tool in its agent file), and nothing ran', () => {
+    const reviewer = loopRequests.find((r) => requestText(r).includes(REVIEWER_MARK));
+    assert.ok(reviewer, 'no request of the reviewer');
+    assert.ok(!reviewer.tools.includes('run_in_terminal'), 'VS Code offered the reviewer run_in_terminal, which its agent file does not name');
     const shell = record.attempts.find((a) => a.tool === 'run_in_terminal');
     assert.ok(shell, 'the reviewer\'s shell call got no tool result');
+    assert.match(shell.result, /Tool run_in_terminal is currently disabled/);
     assert.equal(shell.sourceAfter, sourceBefore, `${SOURCE_FILE} changed: the redirect ran`);
   });
 
@@ -152,14 +163,15 @@ describe('VS Code Local agent, live in the real workbench', function () {
   });
 
   it('the chat view shows the hooks at work', async () => {
+    await expandSteps(wb!.page);
     const shown = await chatText(wb!.page);
-    await wb!.screenshot('chat-view');
+    await wb!.screenshot('chat-view-steps');
     assert.match(shown, /The reviewer has written its review\./);
   });
 
   it('pending actions lead to replan-slice: a new chat starts with it as the next unit', async () => {
     const from = model.requests.length;
-    await runCommand(wb!.page, 'Chat: New Chat');
+    await newChat(wb!.page);
     await openAgentChat(wb!.page);
     await sendPrompt(wb!.page, 'What is next in this project?');
     await waitUntil('the new chat\'s request', () => model.requests.length > from, 90_000);

@@ -9,7 +9,7 @@ import { readProjectFile, REVIEW_FILE, SOURCE_FILE } from './project';
 
 export const REVIEWER_AGENT = 'gsd-reviewer';
 /** The reviewer agent file's own words (install-hooks writes them): how a reviewer request is told apart. */
-const REVIEWER_MARK = 'You are the reviewer of the GSD review loop.';
+export const REVIEWER_MARK = 'You are the reviewer of the GSD review loop.';
 
 export interface ReviewerAttempt {
   tool: string;
@@ -67,7 +67,7 @@ function reviewText(cycle: number): string {
  * edit of a source file, a rename across files and a shell redirect, then writes its review; the
  * main agent hands reviews to the reviewer and makes the fix when a hook tells it to.
  */
-export function reviewLoopScript(root: string, record: LoopRecord): (r: ModelRequest) => ScriptedTurn {
+export function reviewLoopScript(root: string, record: LoopRecord, moment: (name: string) => void = () => undefined): (r: ModelRequest) => ScriptedTurn {
   const abs = (rel: string) => path.join(root, rel);
   const source = () => readProjectFile(root, SOURCE_FILE);
   return (r) => {
@@ -93,6 +93,7 @@ export function reviewLoopScript(root: string, record: LoopRecord): (r: ModelReq
         }
         if (calls.length === 1) {
           note('replace_string_in_file');
+          moment('reviewer-edit-denied');
           return { toolCalls: [{ name: 'vscode_renameSymbol', input: { symbol: 'categorise', newName: 'categorize', filePath: SOURCE_FILE, lineContent: 'export function categorise(' } }] };
         }
         if (calls.length === 2) {
@@ -107,7 +108,10 @@ export function reviewLoopScript(root: string, record: LoopRecord): (r: ModelReq
         return writeReview();
       }
       const last = lastEntries(r).after.find((e): e is Extract<Entry, { role: 'tool' }> => e.role === 'tool');
-      if (last && !record.reviewWritten[cycle]) record.reviewWritten[cycle] = { result: last.text, text: readProjectFile(root, REVIEW_FILE) };
+      if (last && !record.reviewWritten[cycle]) {
+        record.reviewWritten[cycle] = { result: last.text, text: readProjectFile(root, REVIEW_FILE) };
+        moment(`review-cycle-${cycle}-written`);
+      }
       return { text: `Review of T02, cycle ${cycle}, written to ${REVIEW_FILE}.` };
     }
     // The main agent.
@@ -120,6 +124,7 @@ export function reviewLoopScript(root: string, record: LoopRecord): (r: ModelReq
     const fixResult = toolResult(r, 'replace_string_in_file');
     if (fixResult !== null) {
       record.mainFixResult = fixResult;
+      moment('main-agent-fixed');
       return { text: 'Fixed the open issue.' };
     }
     const hookSaid = after.filter((e) => e.role === 'user').map((e) => e.text).join('\n');

@@ -155,20 +155,36 @@ export async function runCommand(page: Page, label: string, timeoutMs = 60_000):
   throw new Error(`the command palette never offered "${label}"`);
 }
 
-/** The Chat view, in Agent mode, with our model picked (it is the only one, so VS Code picks it once it is known). */
-export async function openAgentChat(page: Page): Promise<void> {
+/**
+ * The Chat view, in Agent mode, with our model picked: it is the only model, so VS Code picks it
+ * once Copilot Chat runs. The workbench disables the built-in Copilot Chat on a first start
+ * (until chat setup), possibly after our "Enable All Extensions" ran: then it is run again.
+ */
+export async function openAgentChat(page: Page, timeoutMs = 240_000): Promise<void> {
   const input = page.locator('.interactive-input-part').first();
   if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
   await input.waitFor({ timeout: 30_000 });
-  const picked = await input.getByText(MODEL_NAME).first().waitFor({ timeout: 90_000 }).then(() => true, () => false);
-  if (!picked) {
-    await input.getByText('Auto', { exact: true }).first().click();
-    await page.locator('.monaco-list-row', { hasText: MODEL_NAME }).first().click();
-    await input.getByText(MODEL_NAME).first().waitFor({ timeout: 10_000 });
+  const model = input.getByText(MODEL_NAME).first();
+  const deadline = Date.now() + timeoutMs;
+  while (!(await model.waitFor({ timeout: 30_000 }).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error(`the chat never offered ${MODEL_NAME} (is Copilot Chat enabled?)`);
+    await runCommand(page, 'Extensions: Enable All Extensions');
   }
   // A notice over the input ("Set BYOK utility models") would cover the last lines of the chat.
   const notice = page.locator('.chat-input-notification .codicon-close, .chat-input-notification [aria-label="Close"]').first();
   if (await notice.isVisible().catch(() => false)) await notice.click().catch(() => undefined);
+}
+
+/** A new chat session in the Chat view (New Chat: Ctrl+L while the chat has focus). */
+export async function newChat(page: Page): Promise<void> {
+  await page.locator('.interactive-input-part .monaco-editor').first().click();
+  await page.keyboard.press('Control+L');
+  await page.locator('.interactive-list .interactive-request').first().waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** Opens the collapsed "Completed N steps" lists, so a screenshot shows the tool calls and hook messages. */
+export async function expandSteps(page: Page): Promise<void> {
+  for (const step of await page.getByText(/^Completed \d+ steps?/).all()) await step.click().catch(() => undefined);
 }
 
 /** Types a prompt into the chat input and sends it. */
