@@ -22,11 +22,13 @@ export interface ReviewerAttempt {
 export interface LoopRecord {
   /** Reviewer attempts at tools the guard must stop, in order. */
   attempts: ReviewerAttempt[];
-  /** The review file as the reviewer left it, per cycle. */
-  reviewWritten: Record<number, { result: string; text: string | null }>;
+  /** The tool result of the reviewer's write of its review, per cycle. */
+  reviewWritten: Record<number, { result: string }>;
   /** Prompts the reviewer got for each cycle (the text that names the cycle). */
   reviewerSawCycle: number[];
   mainFixResult: string | null;
+  /** The review file on disk each time the main agent was back from a reviewer run. */
+  reviewOnReturn: (string | null)[];
   /** How often the main agent ended a turn right after a reviewer run. */
   mainEndedAfterReview: number;
 }
@@ -109,7 +111,7 @@ export function reviewLoopScript(root: string, record: LoopRecord, moment: (name
       }
       const last = lastEntries(r).after.find((e): e is Extract<Entry, { role: 'tool' }> => e.role === 'tool');
       if (last && !record.reviewWritten[cycle]) {
-        record.reviewWritten[cycle] = { result: last.text, text: readProjectFile(root, REVIEW_FILE) };
+        record.reviewWritten[cycle] = { result: last.text };
         moment(`review-cycle-${cycle}-written`);
       }
       return { text: `Review of T02, cycle ${cycle}, written to ${REVIEW_FILE}.` };
@@ -119,6 +121,7 @@ export function reviewLoopScript(root: string, record: LoopRecord, moment: (name
     const subagentDone = after.some((e) => e.role === 'tool' && e.toolName === 'runSubagent');
     if (subagentDone) {
       record.mainEndedAfterReview += 1;
+      record.reviewOnReturn.push(readProjectFile(root, REVIEW_FILE));
       return { text: 'The reviewer has written its review.' };
     }
     const fixResult = toolResult(r, 'replace_string_in_file');
