@@ -183,22 +183,10 @@ describe('VS Code Local agent, live in the real workbench', function () {
     assert.match(requestText(request), /Next unit: replan-slice M002-k7q2xz\/S02 \(decided by pending-actions\)/);
   });
 
-  it('/compact runs our PreCompact hook: the checkpoint is written, and the compaction gets nothing from us', async () => {
-    const continueFile = '.gsd/milestones/M002-k7q2xz/slices/S02/S02-CONTINUE.md';
-    assert.equal(readProjectFile(root, continueFile), null, 'the checkpoint existed before the compaction');
-    const from = model.requests.length;
-    await sendPrompt(wb!.page, '/compact');
-    // The slash-command list may take the first Enter; a second one sends what the input holds.
-    await wb!.page.waitForTimeout(2000);
-    if (/compact/.test(await wb!.page.locator('.interactive-input-part .monaco-editor').first().innerText().catch(() => ''))) await wb!.page.keyboard.press('Enter');
-    await waitUntil('VS Code to run PreCompact', () => /\[PreCompact\] Completed/.test(wb!.hooksLog()), 90_000).catch(async (error) => {
-      await wb!.screenshot('compact-timed-out');
-      throw error;
-    });
-    await waitUntil('the compaction to end', () => model.requests.length > from, 60_000).catch(() => undefined);
-    await wb!.page.waitForTimeout(3000);
-    await wb!.screenshot('compacted');
-    assert.match(readProjectFile(root, continueFile) ?? '', /^## Context[\s\S]*Review loop:[\s\S]*T02: review passed after 2 cycle/m);
-    for (const r of model.requests.slice(from)) assert.doesNotMatch(requestText(r), /saved the slice's state|"systemMessage"/);
-  });
+  // Pending, with the reason seen live: VS Code 1.139.1 runs PreCompact from its history summariser
+  // only with the hooks of an agent request (automatic summarisation when the token budget is
+  // exceeded); `/compact` summarises the history (the summary request reaches the model) without
+  // running PreCompact at all (nothing in its hooks log). Reaching the budget takes a conversation
+  // of ~128k tokens, which this suite does not build.
+  it('PreCompact writes the checkpoint and the compaction gets nothing from us (needs automatic summarisation; /compact runs no PreCompact in VS Code 1.139.1)');
 });
