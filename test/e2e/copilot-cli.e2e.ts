@@ -1,0 +1,14 @@
+// The review loop run end to end by the real Copilot CLI (headless, offline, the scripted model as
+// its bring-your-own-model provider).
+import { copilotCli } from './hosts/drivers';
+import { defineScenarios } from './scenarios/scenarios';
+
+const driver = copilotCli();
+
+describe(`${driver.title} (real host, scripted model on 127.0.0.1)`, function () {
+  before(async function () {
+    this.timeout(15 * 60_000);
+    await driver.install();
+  });
+  defineScenarios(driver);
+});
