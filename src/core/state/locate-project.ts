@@ -14,6 +14,8 @@ export interface GsdProject {
   /** The real folder `.gsd` resolves to. */
   gsdDir: string;
   symlinked: boolean;
+  /** What finding it did that the user should hear of (an interrupted commit finished, or a journal set aside). */
+  notes?: string[];
 }
 
 function isDirectory(p: string): boolean {
@@ -44,8 +46,8 @@ export function locateProject(start: string): GsdProject | null {
       // An older version's records (a dispatch in flight, a journal) move to our folder first; then a
       // commit a killed process left half-done is finished before anyone reads the state.
       moveOldRuntimeRecords(gsdDir);
-      recoverInterruptedCommit(gsdDir);
-      return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink() };
+      const notes = recoverInterruptedCommit(gsdDir);
+      return { root: dir, gsdLink: candidate, gsdDir, symlinked: fs.lstatSync(candidate).isSymbolicLink(), ...(notes.length > 0 ? { notes } : {}) };
     }
     if (exists(path.join(dir, '.git'))) return null;
     const parent = path.dirname(dir);
