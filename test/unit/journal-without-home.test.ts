@@ -66,7 +66,6 @@ function dispatchCommit(root: string): void {
 /** The same, killed after its commit point: the rename of the dispatch record into place never happens. */
 function interruptedDispatchCommit(root: string): void {
   // The module object itself (an `import * as` namespace only reads through to it).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const nodeFs = require('node:fs') as typeof fs;
   const rename = nodeFs.renameSync;
   nodeFs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => {
