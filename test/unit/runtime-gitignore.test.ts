@@ -39,7 +39,6 @@ const dispatch = (root: string) => dispatchUnit({ root }, { unitType: 'execute-t
 
 /** Runs `fn` with every write of `.gitignore` text failing as a full disk fails it: the file made, nothing in it. */
 async function withFullDisk<T>(fn: () => Promise<T>): Promise<T> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const nodeFs = require('node:fs') as typeof fs;
   const write = nodeFs.writeFileSync;
   const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
