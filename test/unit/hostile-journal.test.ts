@@ -40,14 +40,14 @@ function plantJournal(root: string, mac?: string): string {
 
 describe('a commit journal planted in the repository', () => {
   for (const [name, mac] of [['without a MAC', undefined], ['with a made-up MAC', 'ab'.repeat(32)]] as const) {
-    it(`${name} is removed without writing GSD's files`, () => {
+    it(`${name} is set aside, said, and writes none of GSD's files`, () => {
       const root = project();
       const before = plantJournal(root, mac);
       const notes = recoverInterruptedCommit(path.join(root, '.gsd'));
       assert.equal(fs.readFileSync(path.join(root, ROADMAP), 'utf8'), before);
       assert.ok(!fs.existsSync(path.join(root, '.gsd', 'PROJECT.md')), 'PROJECT.md was created');
       assert.ok(!fs.existsSync(journalFile(path.join(root, '.gsd'))));
-      assert.match(notes.join('\n'), /not a commit journal of ours; removed without applying it/);
+      assert.match(notes.join('\n'), /not signed with a key of this user.*; not applied, kept as commit-journal\.set-aside-/);
     });
   }
 

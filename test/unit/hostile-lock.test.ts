@@ -1,7 +1,8 @@
-// A write lock a repository commits. proper-lockfile's lock is an empty folder whose time its holder
-// keeps fresh; a folder with a file in it (the only way git can commit a folder) could never be
-// removed as stale, and one whose time is set in the future (an unpacked archive keeps times) never
-// looked stale: either way every write of ours waited 12 s and then gave up, for good.
+// A write lock a repository commits. Our lock is a folder holding one holder's name; a folder with
+// another file in it (the only way git can commit a folder) once could never be removed as stale, and
+// one whose time is set in the future (an unpacked archive keeps times) never looked stale: either way
+// every write of ours waited 12 s and then gave up, for good. A holder's name committed with it
+// (another machine's, dated ahead) is taken over too.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +12,7 @@ import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
-const LOCK = '.gsd/gsd-review-loop/commit.lock';
+const LOCK = '.gsd/gsd-review-loop/write.lock';
 
 function project(): string {
   return writeTree({
@@ -44,6 +45,18 @@ describe('a write lock planted in the repository', function () {
     fs.utimesSync(path.join(root, LOCK), future, future);
     assert.equal(withGsdLock(path.join(root, '.gsd'), () => 'written'), 'written');
   });
+
+  for (const [name, at] of [
+    ['dated a year ahead', Date.now() + 365 * 24 * 3600 * 1000],
+    ['dated a year back', Date.now() - 365 * 24 * 3600 * 1000],
+  ] as const) {
+    it(`a holder's name committed in the lock folder (another machine's, ${name}) is taken over`, () => {
+      const root = project();
+      fs.mkdirSync(path.join(root, LOCK, `holder.4242.0badf00d.${at}.abcdef12`), { recursive: true });
+      assert.equal(withGsdLock(path.join(root, '.gsd'), () => 'written'), 'written');
+      assert.ok(!fs.existsSync(path.join(root, LOCK)), 'the lock was released');
+    });
+  }
 
   it('a file linked from inside the planted folder is removed as a name, its target kept', () => {
     const root = project();

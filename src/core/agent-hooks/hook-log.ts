@@ -98,7 +98,7 @@ export function appendHookLog(gsdDir: string, entry: HookLogEntry): string | nul
 /** Keeps the newer half; under the write lock so two rotations cannot lose each other's lines. */
 function rotate(gsdDir: string, file: string): void {
   // Loaded here, not at the top: the small hook entry (dist/hook.js) appends on every agent event and
-  // rotates rarely, and the lock library (with graceful-fs, which patches fs when loaded) is most of its start-up.
+  // rotates rarely, so it need not carry the lock and the confinement it brings.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { withGsdLock } = require('../files/gsd-lock') as typeof import('../files/gsd-lock');
   withGsdLock(gsdDir, () => {

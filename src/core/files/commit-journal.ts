@@ -5,15 +5,19 @@
 // command or of the extension rolls it forward; killed before the commit point, nothing was changed
 // (only an unused temp file remains, which is tidied), so the commit is rolled back by construction.
 // A journal carries a MAC with the user's secret (user-secret.ts): a repository could otherwise commit
-// one and have even a read-only command write what it says into GSD's own files.
+// one and have even a read-only command write what it says into GSD's own files. So a commit that
+// could not be signed is not started (nothing is written): an unsigned journal could never be told
+// from a planted one, and a crash would leave the commit half done. A journal that does not check
+// out is set aside beside where it was, never applied, and never removed without a word.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { replaceAtomically, removeStaleTemps } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confine, confinedDir, isWithin } from './confine';
 import { withGsdLock } from './gsd-lock';
 import { RUNTIME_FOLDER } from './runtime-folder';
-import { userSecret } from './user-secret';
+import { userSecret, userSecrets } from './user-secret';
 
 export interface PlannedWrite {
   /** Real path inside the real `.gsd` (confined by the caller). */
@@ -35,7 +39,7 @@ interface Journal {
   pid: number;
   at: string;
   writes: JournalEntry[];
-  /** HMAC-SHA256 of the fields above with the user's secret; null when there was no secret. */
+  /** HMAC-SHA256 of the fields above with the user's secret (older versions wrote null without one). */
   mac?: string | null;
 }
 
@@ -47,16 +51,20 @@ function macOf(journal: Journal, secret: string): string {
   return createHmac('sha256', secret).update(JSON.stringify({ version, pid, at, writes })).digest('hex');
 }
 
-/** Written by a process of this user: its MAC checks out (no secret: nothing can be trusted). */
+/** Written by a process of this user: its MAC checks out with one of the user's secrets. */
 function signedByUs(journal: Journal): boolean {
-  const secret = userSecret();
-  if (secret === null || typeof journal.mac !== 'string') return false;
-  const expected = Buffer.from(macOf(journal, secret), 'hex');
+  if (typeof journal.mac !== 'string') return false;
   const given = Buffer.from(journal.mac, 'hex');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { timingSafeEqual } = require('node:crypto') as typeof import('node:crypto');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return userSecrets().some((secret) => {
+    const expected = Buffer.from(macOf(journal, secret), 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
+
+/** A commit of several files refused before anything was written: there is no key to sign its journal with. */
+export class UnsignableCommitError extends Error {}
 
 const RUNTIME = RUNTIME_FOLDER;
 const JOURNAL = 'commit-journal.json';
@@ -89,7 +97,12 @@ export function applyCommit(gsdDir: string, writes: PlannedWrite[]): string[] {
     writes: writes.map((w) => ({ file: path.relative(root, w.file), before: w.expected, after: w.text })),
   };
   const secret = userSecret();
-  journal.mac = secret === null ? null : macOf(journal, secret);
+  if (secret === null) {
+    throw new UnsignableCommitError(
+      `no key to sign the commit journal with: neither ~/.gsd-review-loop (HOME=${process.env.HOME ?? 'unset'}) nor the temp folder (${path.join(os.tmpdir(), 'gsd-review-loop-<uid>')}) can hold it; nothing was written (a commit interrupted without a signed journal could not be finished)`,
+    );
+  }
+  journal.mac = macOf(journal, secret);
   const dir = confinedDir(gsdDir, RUNTIME);
   const file = path.join(dir, JOURNAL);
   replaceAtomically(file, JSON.stringify(journal));
@@ -138,8 +151,24 @@ function validJournal(value: unknown, root: string): value is Journal {
 }
 
 /**
+ * A journal we do not apply is moved aside (`commit-journal.set-aside-<time>.json`), where the user
+ * can look at it: it may be a commit of ours we cannot prove (signed with a key this process does
+ * not have), and what it holds is then the only record of it. Returns the note that says so.
+ */
+function setAside(real: string, why: string): string {
+  const aside = path.join(path.dirname(real), `commit-journal.set-aside-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.json`);
+  try {
+    fs.renameSync(real, aside);
+  } catch (error) {
+    return `${real} ${why}; not applied, and it could not be set aside (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), so it stays where it is`;
+  }
+  return `${real} ${why}; not applied, kept as ${path.basename(aside)} (if it is a commit of yours, the files it names may be half updated)`;
+}
+
+/**
  * Finishes a commit a killed process left behind (rolled forward), before anything reads the state.
- * Cheap when there is none (one failed lstat). Returns notes for the log; never throws.
+ * Cheap when there is none (one failed lstat). Returns notes for the user (the project's
+ * diagnostics); never throws.
  */
 export function recoverInterruptedCommit(gsdDir: string): string[] {
   const file = journalFile(gsdDir);
@@ -158,8 +187,7 @@ export function recoverInterruptedCommit(gsdDir: string): string[] {
       try {
         text = readBoundedText(real, MAX_JOURNAL_BYTES);
       } catch (error) {
-        fs.rmSync(real, { force: true });
-        return [`${real}: ${(error as Error).message}; removed`];
+        return [setAside(real, `cannot be read as a commit journal (${(error as Error).message})`)];
       }
       if (text === null) return [];
       let journal: unknown;
@@ -168,10 +196,8 @@ export function recoverInterruptedCommit(gsdDir: string): string[] {
       } catch {
         journal = null;
       }
-      if (!validJournal(journal, root) || !signedByUs(journal)) {
-        fs.rmSync(real, { force: true });
-        return [`${real} is not a commit journal of ours; removed without applying it`];
-      }
+      if (!validJournal(journal, root)) return [setAside(real, 'is not a commit journal of ours')];
+      if (!signedByUs(journal)) return [setAside(real, 'is not signed with a key of this user (a journal a repository planted, or one written with a key this process cannot read)')];
       const notes = [`finished an interrupted commit of ${journal.at} (${journal.writes.length} files)`, ...rollForward(gsdDir, journal)];
       fs.rmSync(real, { force: true });
       removeStaleTemps(path.dirname(real), JOURNAL);

@@ -14,6 +14,8 @@
 // (moveOldRuntimeRecords), before anything reads them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createExclusive, replaceAtomically, tempNameFor } from './atomic-write';
+import { readBoundedText } from './bounded-read';
 import { confine, confinedDir, isWithin } from './confine';
 
 /** Our runtime folder, relative to the real `.gsd`. */
@@ -27,6 +29,26 @@ export function runtimeDir(gsdDir: string): string {
 
 const IGNORE_ALL = '# Written by GSD Review Loop: runtime files of this machine, never committed.\n*\n';
 
+/**
+ * Puts our `.gitignore` in place whole: written under a temp name, then linked to its name (which
+ * fails if anything, even a dangling link, is there: two processes starting at once do not both
+ * write, and a planted link is never written through). A write that fails (a full disk) leaves no
+ * `.gitignore` at all, so the next write of ours tries again.
+ */
+function placeIgnore(ignore: string): void {
+  const tmp = tempNameFor(ignore);
+  try {
+    createExclusive(tmp, IGNORE_ALL);
+    try {
+      fs.linkSync(tmp, ignore);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
 /** The runtime folder, created with its `.gitignore` when missing. Best effort: never throws. */
 export function ensureRuntimeDir(gsdDir: string): string {
   const dir = runtimeDir(gsdDir);
@@ -34,9 +56,14 @@ export function ensureRuntimeDir(gsdDir: string): string {
     // Confined: a runtime folder (or any folder above it) linked out of `.gsd` is refused, not created through.
     const real = confinedDir(gsdDir, RUNTIME_FOLDER);
     const ignore = path.join(real, '.gitignore');
-    // 'wx' is O_CREAT|O_EXCL: two processes starting at once do not both write, and a link planted
-    // at the name (even a dangling one) is never written through.
-    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, IGNORE_ALL, { flag: 'wx' });
+    // One lstat on every write of ours: ours, whole, is exactly this long.
+    const stat = fs.lstatSync(ignore, { throwIfNoEntry: false });
+    if (!stat) placeIgnore(ignore);
+    else if (stat.isFile() && stat.size < IGNORE_ALL.length && IGNORE_ALL.startsWith(readBoundedText(ignore, IGNORE_ALL.length) ?? '')) {
+      // Empty or cut short: what a first write that failed midway left (an older version wrote it in
+      // place). Git would offer our records for commit; replaced whole. One the user changed is theirs.
+      replaceAtomically(ignore, IGNORE_ALL);
+    }
   } catch {
     // read-only .gsd, a racing writer or a link out of .gsd: the caller's own (confined) write reports what matters
   }

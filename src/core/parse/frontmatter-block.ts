@@ -107,6 +107,14 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
     const nl = yaml.indexOf('\n', pos);
     return nl === -1 ? yaml.length : nl + 1;
   };
+  // Where a node's edit ends. A node's range runs past its trailing comment lines, and after them up
+  // to the next key: into the indentation of that key's line when the next key is indented (the
+  // next hook's). The edit then ends where that line starts, never in it, or the next hook's key
+  // line would go with ours (and its block with it).
+  const nodeEnd = (pos: number) => {
+    const start = lineStart(yaml, pos);
+    return /^[ \t]*$/.test(yaml.slice(start, pos)) ? start : lineEnd(pos);
+  };
   const extPair = root ? root.items.find((p) => keyName(p.key) === 'extensions') : undefined;
   if (!extPair) {
     if (value === undefined) return text;
@@ -130,7 +138,7 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   }
   if (linked) throw new FrontmatterWriteError('the extensions block uses YAML anchors or aliases (&name, *name); not editing it, as other keys may share them');
   const extStart = lineStart(yaml, extKey.range![0]);
-  const extEnd = lineEnd(extValue?.range ? extValue.range[2] : extKey.range![2]);
+  const extEnd = nodeEnd(extValue?.range ? extValue.range[2] : extKey.range![2]);
 
   const empty = extValue === null || (YAML.isScalar(extValue) && (extValue.value === null || extValue.value === ''));
   if (!empty && (!YAML.isMap(extValue) || extValue.flow)) {
@@ -156,7 +164,7 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   const key = ours.key as YamlModule.Node;
   const val = ours.value as YamlModule.Node | null;
   const start = lineStart(yaml, key.range![0]);
-  const end = lineEnd(val?.range ? val.range[2] : key.range![2]);
+  const end = nodeEnd(val?.range ? val.range[2] : key.range![2]);
   if (value === undefined) {
     // Ours was the only hook: the whole `extensions:` key goes.
     return items.length === 1 ? splice(extStart, extEnd, '') : splice(start, end, '');

@@ -18,6 +18,7 @@ import {
   type RunOptions,
 } from '../dispatch/dispatch';
 import type { DispatchRecord } from '../dispatch/dispatch-record';
+import { journalFile } from '../files/commit-journal';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import type { NodeSqliteLoad } from '../sqlite/node-sqlite';
 import type { BuiltinHook } from '../hooks/engine/hook-loader';
@@ -198,6 +199,9 @@ class ProjectEngine implements Project {
     if (this.shown?.from === raw) return this.shown.state;
     const info = this.src.info;
     const state: ProjectState = { ...raw, source: info, readOnly: info.readOnly, projectKind: info.projectKind };
+    // What finding the project did to our records (a journal finished or set aside) is said with every state.
+    const notes = this.location.notes;
+    if (notes) state.diagnostics = [...notes.map((message) => ({ file: journalFile(this.gsdDir), severity: 'warning' as const, message })), ...raw.diagnostics];
     this.shown = { from: raw, state };
     return state;
   }

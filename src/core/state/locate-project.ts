@@ -16,6 +16,8 @@ export interface GsdProject {
   /** The real folder `.gsd` resolves to. */
   gsdDir: string;
   symlinked: boolean;
+  /** What finding it did that the user should hear of (an interrupted commit finished, or a journal set aside). */
+  notes?: string[];
 }
 
 /**
@@ -24,8 +26,9 @@ export interface GsdProject {
  * successor project (@opengsd/gsd-pi 1.x): GSD runs its own reviews there and nothing of its `.gsd`
  * is ours to write, so what an older version of ours left there stays as it is. The project's kind
  * is looked at only when there is something to move or finish (two failed lstats otherwise).
+ * Returns what the user should hear of.
  */
-function tidyRuntimeRecords(gsdDir: string): void {
+function tidyRuntimeRecords(gsdDir: string): string[] {
   const leftover = (p: string): boolean => {
     try {
       return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
@@ -33,10 +36,10 @@ function tidyRuntimeRecords(gsdDir: string): void {
       return true;
     }
   };
-  if (!leftover(path.join(gsdDir, OLD_RUNTIME_FOLDER)) && !leftover(journalFile(gsdDir))) return;
-  if (detectProjectKind(gsdDir).kind === 'successor') return;
+  if (!leftover(path.join(gsdDir, OLD_RUNTIME_FOLDER)) && !leftover(journalFile(gsdDir))) return [];
+  if (detectProjectKind(gsdDir).kind === 'successor') return [];
   moveOldRuntimeRecords(gsdDir);
-  recoverInterruptedCommit(gsdDir);
+  return recoverInterruptedCommit(gsdDir);
 }
 
 /** Walks up from `start` to the git root (or the file-system root), short of the home folder, for `.gsd`. */
@@ -45,6 +48,6 @@ export function locateProject(start: string): GsdProject | null {
   if (!found) return null;
   const gsdDir = fs.realpathSync(found.gsdLink);
   registerGsdRoot(gsdDir);
-  tidyRuntimeRecords(gsdDir);
-  return { ...found, gsdDir, symlinked: fs.lstatSync(found.gsdLink).isSymbolicLink() };
+  const notes = tidyRuntimeRecords(gsdDir);
+  return { ...found, gsdDir, symlinked: fs.lstatSync(found.gsdLink).isSymbolicLink(), ...(notes.length > 0 ? { notes } : {}) };
 }

@@ -95,6 +95,14 @@ async function toEditor(decision: DispatchDecision): Promise<TargetResult> {
   return { target: 'editor', document };
 }
 
+/** Why the target would refuse a unit now (checked before the unit is recorded), or null. */
+export function targetRefusal(configured: TargetName, options: { terminalCommand: string; trusted: boolean }): string | null {
+  if (configured !== 'terminal') return null;
+  if (!options.trusted) return 'GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".';
+  if (!options.terminalCommand.includes('{promptFile}')) return 'GSD: gsdReviewLoop.dispatch.terminalCommand must contain {promptFile}.';
+  return null;
+}
+
 export async function sendToTarget(
   configured: TargetName,
   decision: DispatchDecision,
@@ -104,8 +112,8 @@ export async function sendToTarget(
 ): Promise<TargetResult> {
   const root = options.root ?? path.dirname(gsdDir);
   if (configured === 'terminal') {
-    if (!options.trusted) throw new TargetRefused('GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".');
-    if (!options.terminalCommand.includes('{promptFile}')) throw new TargetRefused('GSD: gsdReviewLoop.dispatch.terminalCommand must contain {promptFile}.');
+    const refused = targetRefusal(configured, options);
+    if (refused) throw new TargetRefused(refused);
     // A review run by Claude Code goes to its gsd-reviewer subagent (whose guard keeps it to the review file).
     const viaSubagent = decision.unitType === 'review-task' && fs.existsSync(path.join(root, '.claude', 'agents', `${REVIEWER_NAME}.md`));
     const promptFile = writePromptFile(gsdDir, viaSubagent ? { ...decision, prompt: `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` } : decision);

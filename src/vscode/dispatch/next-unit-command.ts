@@ -1,11 +1,13 @@
-// `GSD: Next Unit` and `GSD: Complete Unit`: the core decides (hooks included), the unit goes to the
-// configured target, and only then is the hook state committed and the dispatch recorded.
+// `GSD: Next Unit` and `GSD: Complete Unit`: the core decides (hooks included), the hook state is
+// committed and the dispatch recorded, and only then does the recorded unit go to the configured
+// target (recordThenSend): a record that fails sends nothing.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../../core/dispatch/dispatch';
 import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
-import { sendToTarget, TargetRefused, type TargetName, type TargetResult } from './dispatch-targets';
+import { recordThenSend } from '../../core/dispatch/record-then-send';
+import { sendToTarget, TargetRefused, targetRefusal, type TargetName, type TargetResult } from './dispatch-targets';
 import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from '../workspace/editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
@@ -92,24 +94,28 @@ function announce(decision: DispatchDecision, target: TargetResult, decidedBy?: 
   });
 }
 
-/** Sends a decided unit to the target, then records it (committing hook state when `commit` runs the chain). */
+/** Records a decided unit (committing hook state when `commit` runs the chain), then sends the recorded unit to the target. */
 async function deliver(
   handle: ProjectHandle,
   decision: DispatchDecision,
   log: vscode.LogOutputChannel,
   commit: () => Promise<DispatchOutcome>,
 ): Promise<{ outcome: DispatchOutcome; target: TargetResult }> {
-  // Checked before anything is sent: a dispatch must not half-happen because a write is refused.
+  // Checked before anything is recorded: a dispatch must not half-happen because a write or the target is refused.
   const dirty = dirtyDocumentsUnder(handle.project.gsdDir);
   if (dirty.length) throw new TargetRefused(vscode.l10n.t('GSD: save or revert your unsaved GSD files first ({0}); dispatching writes hook state into them.', dirty.map((f) => path.basename(f)).join(', ')));
   const s = settings();
-  const target = await sendToTarget(s.target, decision, handle.project.gsdDir, { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted, root: handle.project.root });
-  const outcome = await commit();
-  if (outcome.decision && (outcome.decision.unitType !== decision.unitType || outcome.decision.unitId !== decision.unitId)) {
-    log.warn(`the project changed while dispatching: recorded ${outcome.decision.unitType} ${outcome.decision.unitId} instead of ${decision.unitType} ${decision.unitId}`);
+  const options = { terminalCommand: s.terminalCommand, trusted: vscode.workspace.isTrusted, root: handle.project.root };
+  const refused = targetRefusal(s.target, options);
+  if (refused) throw new TargetRefused(refused);
+  const { outcome, sent } = await recordThenSend(commit, (recorded) => sendToTarget(s.target, recorded, handle.project.gsdDir, options));
+  if (!sent) throw new TargetRefused(vscode.l10n.t('GSD: nothing was dispatched: {0}', outcome.blocker ?? outcome.nextAction));
+  const recorded = outcome.decision!;
+  if (recorded.unitType !== decision.unitType || recorded.unitId !== decision.unitId) {
+    log.warn(`the project changed while dispatching: recorded and sent ${recorded.unitType} ${recorded.unitId} instead of ${decision.unitType} ${decision.unitId}`);
   }
-  log.info(`dispatched ${decision.unitType} ${decision.unitId} (decided by ${decision.source}) to ${target.target}${target.promptFile ? ` (${target.promptFile})` : ''}${target.note ? `: ${target.note}` : ''}`);
-  return { outcome, target };
+  log.info(`dispatched ${recorded.unitType} ${recorded.unitId} (decided by ${recorded.source}) to ${sent.target}${sent.promptFile ? ` (${sent.promptFile})` : ''}${sent.note ? `: ${sent.note}` : ''}`);
+  return { outcome, target: sent };
 }
 
 export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri): Promise<NextUnitResult | undefined> {
