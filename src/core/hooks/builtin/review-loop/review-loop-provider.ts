@@ -205,7 +205,9 @@ export class ReviewLoopProvider implements HooksProvider {
     const host = ctx.host;
     if (!host) return null;
     const running = host.runtimeGet<ReviewerRunning | null>(REVIEWER_RUNNING);
-    if (running && this.isReviewer(input.agentType) && (!running.agentId || !input.agentId || running.agentId === input.agentId)) host.runtimeSet(REVIEWER_RUNNING, null);
+    // The same agent id stopping (VS Code may name it `default` here), or our reviewer by name.
+    const sameAgent = !!running && !!running.agentId && running.agentId === input.agentId;
+    if (running && (sameAgent || (this.isReviewer(input.agentType) && (!running.agentId || !input.agentId)))) host.runtimeSet(REVIEWER_RUNNING, null);
     const unit = host.currentUnit();
     if (!ours(unit) || unit.unitType !== 'review-task') return null;
     if (!reviewWritten(host, unit)) {
