@@ -79,3 +79,13 @@ export function beforeT02(project: string): void {
   const tasks = path.join(project, S02_TASKS);
   for (const f of fs.readdirSync(tasks)) if (/^T02-(SUMMARY|HOOKS|CODE-REVIEW.*)\.md$/.test(f)) fs.rmSync(path.join(tasks, f));
 }
+
+/** `gsd-review next --apply --json` in the project, as the user's terminal dispatch runs it: the unit's prompt. */
+export function dispatchNext(world: World): { unitType: string; unitId: string; prompt: string } {
+  const out = execFileSync(process.execPath, [CLI, 'next', '--apply', '--json', '--root', world.project], {
+    cwd: world.project,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: world.home },
+  });
+  return JSON.parse(out) as { unitType: string; unitId: string; prompt: string };
+}
