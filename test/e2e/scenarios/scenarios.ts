@@ -66,6 +66,13 @@ function assertReviewerHeldToItsFile(ctx: Ctx, reviewer: ModelRequest, cycle: nu
   assert.doesNotMatch(write.text, /GSD review loop/, `cycle ${cycle}: the review file was refused: ${write.text}`);
 }
 
+/** SubagentStart gave the reviewer its prompt: the cycle and the one file it writes. */
+function assertReviewerGivenItsPrompt(reviewer: ModelRequest, cycle: number): void {
+  const text = reviewer.entries.filter((e) => e.role === 'user').map((e) => (e as { text: string }).text).join('\n') + reviewer.system;
+  assert.match(text, new RegExp(`review cycle ${cycle} of at most 5`), `reviewer ${cycle} was not given its review prompt (SubagentStart context)`);
+  assert.match(text, /the only file you write is \.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T02-CODE-REVIEW\.md/);
+}
+
 /** The source never carried the reviewer's edits. */
 function assertSourceUntouchedByReviewer(world: World): void {
   const source = world.read(T02_SOURCE) ?? '';
@@ -78,11 +85,8 @@ function assertFullLoop(ctx: Ctx): void {
   const { world, model } = ctx;
   const revs = reviewers(model);
   assert.ok(revs.length >= 2, `expected two reviewer runs (cycles 1 and 2), saw ${revs.length}`);
-  // SubagentStart gave each reviewer its prompt: the cycle and the one file it writes.
   revs.slice(0, 2).forEach((rev, i) => {
-    const text = rev.entries.filter((e) => e.role === 'user').map((e) => (e as { text: string }).text).join('\n') + rev.system;
-    assert.match(text, new RegExp(`review cycle ${i + 1} of at most 5`), `reviewer ${i + 1} was not given its review prompt (SubagentStart context)`);
-    assert.match(text, /the only file you write is \.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T02-CODE-REVIEW\.md/);
+    assertReviewerGivenItsPrompt(rev, i + 1);
     assertReviewerHeldToItsFile(ctx, rev, i + 1);
   });
   assertSourceUntouchedByReviewer(world);
@@ -215,6 +219,7 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     await run(c, EXECUTE_PROMPT, 'run');
     const revs = reviewers(c.model);
     assert.ok(revs.length >= 1, 'no reviewer ran');
+    assertReviewerGivenItsPrompt(revs[0], 1);
     const toReviewer = hookMessages(revs[0]);
     assert.ok(revs[0].entries.some((e) => e.role === 'assistant' && e.text === STOPPED_EARLY), 'the reviewer did not stop early');
     assert.ok(toReviewer.some((t) => /write \S+T02-CODE-REVIEW\.md for review cycle 1 .* before stopping/.test(t)), `the reviewer stopping without its review was not told to write it: ${JSON.stringify(toReviewer)}`);
