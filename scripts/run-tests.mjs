@@ -1,7 +1,7 @@
-// `npm test`: type-check, lint, unit tests (mocha), the end-to-end suite in which the real Claude Code
-// and Copilot CLI run the review loop against a scripted model (test/e2e, docs/testing-with-real-hosts.md),
-// then the integration suite inside a real VS Code, on the floor of engines.vscode and on the latest
-// code-server (GSD_CODE_SERVER_VERSION picks others).
+// `npm test`: type-check, lint, unit tests (mocha), the integration suite inside a real VS Code, on the
+// floor of engines.vscode and on the latest code-server (GSD_CODE_SERVER_VERSION picks others), then the
+// end-to-end suite in which the real Claude Code and Copilot CLI run the review loop against a
+// scripted model (test/e2e, docs/testing-with-real-hosts.md).
 // Streams each step's output, says so when a step has been silent for a while, and ends with one
 // plain line that counts every test: "tests: N passed, N failed".
 import { spawn } from 'node:child_process';
@@ -15,8 +15,8 @@ const steps = [
   ['unit tests', 'npx', ['mocha']],
   ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs']],
   ['build', 'node', ['esbuild.mjs']],
-  ['end-to-end tests with the real agent hosts (Claude Code, Copilot CLI)', 'npx', ['mocha', '--config', 'test/e2e/mocharc.json']],
   ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
+  ['end-to-end tests with the real agent hosts (Claude Code, Copilot CLI)', 'npx', ['mocha', '--config', 'test/e2e/mocharc.json']],
 ];
 const QUIET_MS = 10_000;
 
