@@ -61,7 +61,7 @@ function assertReviewerHeldToItsFile(ctx: Ctx, reviewer: ModelRequest, cycle: nu
   // Refused by our guard, or by the host itself where the reviewer's tool set has no shell (Copilot CLI
   // gives the gsd-reviewer agent only search, read and edit).
   assert.match(shell.text, /GSD review loop: review cycle \d+ .* is in progress|Tool '\w+' does not exist/s, `cycle ${cycle}: the reviewer's shell redirect was neither refused nor put to the user; the host reported: ${shell.text}`);
-  const write = results.find((r) => r.name === ctx.driver.tools.toolNames.write && String(r.input.path ?? r.input.file_path).endsWith(REVIEW_FILE));
+  const write = results.find((r) => [ctx.driver.tools.toolNames.write, ctx.driver.tools.toolNames.edit].includes(r.name) && String(r.input.path ?? r.input.file_path).endsWith(REVIEW_FILE));
   assert.ok(write, `cycle ${cycle}: the reviewer's review got no result`);
   assert.doesNotMatch(write.text, /GSD review loop/, `cycle ${cycle}: the review file was refused: ${write.text}`);
 }
