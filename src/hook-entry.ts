@@ -5,10 +5,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isatty } from 'node:tty';
 import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
-import { eventName } from './core/agent-hooks/hook-payload';
+import { eventName, eventOf } from './core/agent-hooks/hook-payload';
+import { failClosedAnswer } from './core/agent-hooks/fail-closed';
 import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
 import { writeStdout } from './cli/write-stdout';
@@ -49,7 +51,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const started = Date.now();
     const raw = JSON.parse(text) as Record<string, unknown>;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return false;
-    const event = eventName(typeof raw.hook_event_name === 'string' ? raw.hook_event_name : typeof raw.hookEventName === 'string' ? raw.hookEventName : null) ?? eventName(option(argv, '--event') ?? null);
+    const event = eventOf(raw, option(argv, '--event') ?? null);
     if (!event) return false;
     const rootArg = option(argv, '--root');
     const project = findGsd(rootArg ?? (typeof raw.cwd === 'string' ? raw.cwd : process.cwd()));
@@ -85,6 +87,8 @@ function answerFromCache(text: string, argv: string[]): boolean {
  * sends gigabytes must not make us hold them. Over the limit: null.
  */
 function readPayload(): string | null {
+  // A terminal is no host: a hand-run entry answers at once instead of waiting for Ctrl-D.
+  if (isatty(0)) return '';
   // One buffer, grown when full: a payload is one read of a few KB, decoded without copies.
   let buf = Buffer.allocUnsafe(64 * 1024);
   let total = 0;
@@ -112,8 +116,16 @@ function readPayload(): string | null {
 const text = readPayload();
 const argv = process.argv.slice(2);
 if (text === null) {
-  // What the full CLI says of such a payload, without starting it: the agent goes on.
+  // What the full CLI says of such a payload, without starting it: the agent goes on, unless it is a
+  // tool call during a review, which the guard cannot judge unread.
   process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+  const event = eventName(option(argv, '--event') ?? null);
+  if (event === 'PreToolUse') {
+    const project = findGsd(option(argv, '--root') ?? process.cwd());
+    const origin = option(argv, '--host');
+    const output = failClosedAnswer(event, project?.gsdDir ?? null, detectHost({}, process.env, isAgentHost(origin) ? origin : null).dialect, 'its payload is over 4 MB');
+    if (output) writeStdout(JSON.stringify(output) + '\n');
+  }
 } else if (!answerFromCache(text, argv)) {
   (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD] = text;
   const cli = path.join(__dirname, 'cli.js');

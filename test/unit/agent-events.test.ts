@@ -2,6 +2,7 @@
 // and the modules that read it: the payload reader's spellings, the answer shapes formatAnswer
 // gives, and the composite provider, which must answer every method the table names.
 import * as assert from 'node:assert/strict';
+import { claudeCompactionAddition, claudeContext, claudePermission, claudeStopReason, copilotCliContext, copilotCliPermission, copilotCliStopReason, vscodeContext, vscodePermission, vscodeStopReasons, type CommandRun } from './helpers/host-rules';
 import { AGENT_EVENTS, eventName, HOOK_EVENTS, INSTALLED_EVENTS, PROVIDER_METHODS } from '../../src/core/agent-hooks/agent-events';
 import { formatAnswer } from '../../src/core/agent-hooks/hook-payload';
 import { CompositeHooksProvider } from '../../src/core/hooks/lifecycle/composite-hooks-provider';
@@ -35,26 +36,29 @@ describe('agent events table', () => {
     for (const unknown of ['Notification', 'constructor', '__proto__', 'toString', '']) assert.equal(eventName(unknown), null, unknown);
   });
 
-  it('gives each event the answer shape DESIGN.md section 5 says its host acts on', () => {
+  it('answers each host in its own dialect, as each host reads it (DESIGN.md section 5)', () => {
+    const run = (out: Record<string, unknown> | null): CommandRun => ({ status: 0, stdout: out ? JSON.stringify(out) + '\n' : '', stderr: '' });
     const context = { additionalContext: 'ctx' };
-    // additionalContext under hookSpecificOutput, with the event's own hookEventName (a mismatch drops the object).
     for (const e of ['SessionStart', 'SubagentStart', 'UserPromptSubmit'] as const) {
-      assert.deepEqual(formatAnswer(e, context), { hookSpecificOutput: { hookEventName: e, additionalContext: 'ctx' } }, e);
+      assert.equal(vscodeContext(e, run(formatAnswer(e, context, 'vscode'))), 'ctx', `vscode ${e}`);
+      assert.equal(claudeContext(e, run(formatAnswer(e, context, 'claude'))), 'ctx', `claude ${e}`);
+      assert.equal(copilotCliContext(run(formatAnswer(e, context, 'copilot-cli'))), 'ctx', `copilot-cli ${e}`);
     }
-    assert.deepEqual(formatAnswer('PreToolUse', { permissionDecision: 'deny', reason: 'no' }), {
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
-    });
+    for (const d of ['allow', 'ask', 'deny'] as const) {
+      assert.deepEqual(vscodePermission([run(formatAnswer('PreToolUse', { permissionDecision: d, reason: 'r' }, 'vscode'))]), { decision: d, reason: 'r' });
+      assert.deepEqual(claudePermission(run(formatAnswer('PreToolUse', { permissionDecision: d, reason: 'r' }, 'claude'))), { decision: d, reason: 'r' });
+      assert.deepEqual(copilotCliPermission(run(formatAnswer('PreToolUse', { permissionDecision: d, reason: 'r' }, 'copilot-cli'))), { decision: d, reason: 'r' });
+    }
     for (const e of ['Stop', 'SubagentStop'] as const) {
-      assert.deepEqual(formatAnswer(e, { decision: 'block', reason: 'review T01' }), {
-        decision: 'block',
-        reason: 'review T01',
-        hookSpecificOutput: { hookEventName: e, decision: 'block', reason: 'review T01' },
-      });
-      assert.deepEqual(formatAnswer(e, { decision: 'block', reason: 'review T01' }, 'claude'), { decision: 'block', reason: 'review T01' });
+      const block = { decision: 'block', reason: 'review T01' };
+      assert.deepEqual(vscodeStopReasons(e, [run(formatAnswer(e, block, 'vscode'))]), ['review T01']);
+      assert.equal(claudeStopReason(run(formatAnswer(e, block, 'claude')), true), 'review T01');
+      assert.equal(copilotCliStopReason(run(formatAnswer(e, block, 'copilot-cli'))), 'review T01');
+      for (const d of ['vscode', 'claude', 'copilot-cli'] as const) assert.equal(formatAnswer(e, { decision: 'allow' }, d), null);
     }
-    // PreCompact output is ignored by the host: only a systemMessage (shown as a warning) goes out.
-    assert.equal(formatAnswer('PreCompact', context), null);
-    assert.deepEqual(formatAnswer('PreCompact', { ...context, systemMessage: 'saved' }), { systemMessage: 'saved' });
+    // Claude Code appends a PreCompact hook's stdout to the compaction instructions: nothing from us.
+    assert.equal(claudeCompactionAddition(run(formatAnswer('PreCompact', { ...context, systemMessage: 'saved' }, 'claude'))), '');
+    assert.equal(formatAnswer('PreCompact', context, 'vscode'), null);
   });
 
   it('names provider methods the composite provider answers, one per event', () => {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-changes';
 import { planInstall } from '../../src/core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../src/core/agent-hooks/launcher';
@@ -17,6 +18,8 @@ import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helper
 import {
   claudeContext,
   claudePermission,
+  copilotCliContext,
+  copilotCliPermission,
   claudeStopReason,
   copilotCliStopReason,
   vscodeContext,
@@ -70,23 +73,15 @@ function install(root: string, host: AgentHost, home: string): void {
 }
 
 /** The command our install wrote for `event`, as the host would read it from its file. */
-function commandFor(root: string, host: HostName, event: string, agentScoped = false): string {
+function commandFor(root: string, host: HostName, event: string): string {
   if (host === 'claude-code') {
-    if (agentScoped) {
-      const fm = fs.readFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'utf8');
-      return JSON.parse(/command: (".*")/.exec(fm)![1]) as string;
-    }
     const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'));
     return settings.hooks[event][0].hooks[0].command;
   }
-  if (agentScoped) {
-    const fm = fs.readFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), 'utf8');
-    return JSON.parse(/command: (".*")/.exec(fm)![1]) as string;
-  }
   const file = JSON.parse(fs.readFileSync(path.join(root, '.github/hooks/gsd-review-loop.json'), 'utf8'));
   const entry = file.hooks[event][0];
-  // VS Code runs `command`; Copilot CLI runs `bash` (docs.github.com, Copilot CLI hooks reference).
-  return host === 'copilot-cli' ? entry.bash : entry.command;
+  // Both take `linux` before `bash` before `command` (VS Code hookSchema.ts resolveEffectiveCommand; Copilot CLI 1.0.102 run live).
+  return entry.linux ?? entry.bash ?? entry.command;
 }
 
 let sessionCounter = 0;
@@ -97,8 +92,10 @@ function payload(host: HostName, root: string, event: string, fields: Record<str
       // chatHookService.ts commonInput: timestamp, hook_event_name, session_id, transcript_path; cwd of the command.
       return { timestamp: new Date().toISOString(), hook_event_name: event, session_id: session, transcript_path: path.join(os.tmpdir(), `${session}.jsonl`), cwd: root, ...fields };
     case 'copilot-cli':
-      // PascalCase event names select the VS Code compatible (snake_case) payload; timestamp in ms.
-      return { hook_event_name: event, session_id: session, timestamp: Date.now(), cwd: root, ...fields };
+      // Copilot CLI 1.0.102 (run live): snake_case with an ISO timestamp, except SubagentStart:
+      // camelCase, numeric timestamp and no event name (DESIGN.md section 5).
+      if (event === 'SubagentStart') return { sessionId: session, transcriptPath: path.join(os.tmpdir(), `${session}.jsonl`), timestamp: Date.now(), cwd: root, agentName: fields.agent_type, ...(fields.agent_id ? { agentId: fields.agent_id } : {}) };
+      return { hook_event_name: event, session_id: session, timestamp: new Date().toISOString(), cwd: root, ...fields };
     case 'claude-code':
       // Claude Code: session_id, transcript_path, cwd, permission_mode, hook_event_name; no timestamp.
       return { session_id: session, transcript_path: path.join(os.tmpdir(), `${session}.jsonl`), cwd: root, permission_mode: 'default', hook_event_name: event, ...fields };
@@ -107,7 +104,9 @@ function payload(host: HostName, root: string, event: string, fields: Record<str
 
 /** Runs the installed command as the host does: through the shell, in the repository root. */
 function runAs(host: HostName, inst: Installed, command: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): CommandRun {
-  const hostEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: inst.cli, ...(host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : {}), ...env };
+  // Copilot CLI sets COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR for every hook (1.0.102, run live).
+  const own = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : host === 'copilot-cli' ? { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root, CLAUDE_PROJECT_DIR: inst.root } : {};
+  const hostEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: inst.cli, ...own, ...env };
   const r = spawnSync('/bin/sh', ['-c', command], { cwd: inst.root, input: JSON.stringify(input), encoding: 'utf8', env: hostEnv });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -187,7 +186,7 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
       it('SubagentStart gives the review prompt to our reviewer only, never to `default`', () => {
         const inst = setup(host);
         const cmd = commandFor(inst.root, host, 'SubagentStart');
-        const read = (run: CommandRun) => (host === 'claude-code' ? claudeContext('SubagentStart', run) : vscodeContext('SubagentStart', run));
+        const read = (run: CommandRun) => (host === 'claude-code' ? claudeContext('SubagentStart', run) : host === 'copilot-cli' ? copilotCliContext(run) : vscodeContext('SubagentStart', run));
         assert.equal(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a1', agent_type: 'default' }, 'x'))), undefined);
         assert.equal(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a1', agent_type: 'Plan' }, 'x'))), undefined);
         assert.match(read(runAs(host, inst, cmd, payload(host, inst.root, 'SubagentStart', { agent_id: 'a2', agent_type: 'gsd-reviewer' }, 'x'))) ?? '', /review cycle 1 of at most 5/);
@@ -208,14 +207,14 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
         assert.match(loopState(inst.root), /passed: true/);
       });
 
-      it('the review guard (scoped to the reviewer agent) knows every edit tool of the host', () => {
+      it('the review guard (a project-level PreToolUse) knows every edit tool of the host and reads every path field it sends', () => {
         const inst = setup(host);
         runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'g'));
-        const guard = commandFor(inst.root, host, 'PreToolUse', true);
+        const guard = commandFor(inst.root, host, 'PreToolUse');
         const ask = (tool: string, input: Record<string, unknown>) => {
-          const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool, tool_input: input, tool_use_id: 't1' }, 'g'));
+          const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool, tool_input: input, tool_use_id: 't1', agent_id: 'a', agent_type: 'gsd-reviewer' }, 'g'));
           assert.equal(run.status, 0, run.stderr);
-          return host === 'claude-code' ? claudePermission(run).decision : vscodePermission([run]).decision;
+          return host === 'claude-code' ? claudePermission(run).decision : host === 'copilot-cli' ? copilotCliPermission(run).decision : vscodePermission([run]).decision;
         };
         const review = path.join(inst.root, REVIEW);
         const code = path.join(inst.root, 'src/invoice.ts');
@@ -229,21 +228,48 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
                 ['Bash', { command: 'npm test' }, 'ask'],
                 ['Read', { file_path: code }, undefined],
               ]
-            : [
-                ['create_file', { filePath: review, content: 'x' }, 'allow'],
-                ['replace_string_in_file', { filePath: code, oldString: 'a', newString: 'b' }, 'deny'],
-                ['insert_edit_into_file', { filePath: code, code: 'x', explanation: '' }, 'deny'],
-                ['edit_notebook_file', { filePath: path.join(inst.root, 'n.ipynb'), editType: 'insert' }, 'deny'],
-                ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }] }, 'allow'],
-                ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }, { filePath: code, oldString: 'a', newString: 'b' }] }, 'deny'],
-                ['create_directory', { dirPath: path.join(inst.root, 'src/new') }, 'deny'],
-                ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** End Patch`, explanation: '' }, 'allow'],
-                ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** Add File: ${code}\n+x\n*** End Patch`, explanation: '' }, 'deny'],
-                ['run_in_terminal', { command: 'npm test', explanation: '', isBackground: false }, 'ask'],
-                ['create_and_run_task', { task: { label: 'build', type: 'shell', command: 'npm run build' } }, undefined],
-                ['read_file', { filePath: code }, undefined],
-              ];
+            : host === 'copilot-cli'
+              ? [
+                  // Claude Code's names with Copilot CLI's own fields (DESIGN.md section 5).
+                  ['Write', { path: review, file_text: 'x' }, 'allow'],
+                  ['Write', { path: code, file_text: 'x' }, 'deny'],
+                  ['Edit', { path: code, old_str: 'a', new_str: 'b' }, 'deny'],
+                  ['Edit', { path: review, old_str: 'a', new_str: 'b' }, 'allow'],
+                  ['create', { path: code, file_text: 'x' }, 'deny'],
+                  ['edit', { path: code, old_str: 'a', new_str: 'b' }, 'deny'],
+                  ['write', { path: code, file_text: 'x' }, 'deny'],
+                  ['str_replace_editor', { command: 'str_replace', path: code, old_str: 'a', new_str: 'b' }, 'deny'],
+                  ['str_replace_editor', { command: 'view', path: code }, undefined],
+                  ['Bash', { command: 'echo x > src/invoice.ts' }, 'ask'],
+                  ['bash', { command: 'echo x > src/invoice.ts' }, 'ask'],
+                  ['powershell', { command: 'Set-Content src/invoice.ts x' }, 'ask'],
+                  ['mcp__fs__write_file', { path: code, content: 'x' }, 'ask'],
+                  ['view', { path: code }, undefined],
+                ]
+              : [
+                  ['create_file', { filePath: review, content: 'x' }, 'allow'],
+                  ['replace_string_in_file', { filePath: code, oldString: 'a', newString: 'b' }, 'deny'],
+                  ['insert_edit_into_file', { filePath: code, code: 'x', explanation: '' }, 'deny'],
+                  ['edit_notebook_file', { filePath: path.join(inst.root, 'n.ipynb'), editType: 'insert' }, 'deny'],
+                  ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }] }, 'allow'],
+                  ['multi_replace_string_in_file', { explanation: '', replacements: [{ filePath: review, oldString: 'a', newString: 'b' }, { filePath: code, oldString: 'a', newString: 'b' }] }, 'deny'],
+                  ['create_directory', { dirPath: path.join(inst.root, 'src/new') }, 'deny'],
+                  ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** End Patch`, explanation: '' }, 'allow'],
+                  ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n*** Add File: ${code}\n+x\n*** End Patch`, explanation: '' }, 'deny'],
+                  ['vscode_renameSymbol', { uri: pathToFileURL(code).href, line: 1, column: 14, newName: 'bill' }, 'deny'],
+                  ['run_in_terminal', { command: 'npm test', explanation: '', isBackground: false }, 'ask'],
+                  ['create_and_run_task', { task: { label: 'build', type: 'shell', command: 'npm run build' } }, 'ask'],
+                  ['read_file', { filePath: code }, undefined],
+                ];
         for (const [tool, input, want] of cases) assert.equal(ask(tool, input), want, `${tool} ${JSON.stringify(input).slice(0, 80)}`);
+      });
+
+      it('outside a review the guard never stands in the way, and asks nothing', () => {
+        const inst = setup(host);
+        const guard = commandFor(inst.root, host, 'PreToolUse');
+        const tool = host === 'claude-code' ? ['Write', { file_path: path.join(inst.root, 'src/invoice.ts'), content: 'x' }] : host === 'copilot-cli' ? ['edit', { path: path.join(inst.root, 'src/invoice.ts'), old_str: 'a', new_str: 'b' }] : ['create_file', { filePath: path.join(inst.root, 'src/invoice.ts'), content: 'x' }];
+        const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool[0], tool_input: tool[1] }, 'o'));
+        assert.deepEqual([run.status, run.stdout], [0, '']);
       });
     });
   }

@@ -1,7 +1,7 @@
 // The review guard's view of tool calls (DESIGN.md section 5's tool list) and of the running host.
 import * as assert from 'node:assert/strict';
 import { detectHost, isDuplicateRun } from '../../src/core/agent-hooks/agent-host';
-import { classifyToolCall, patchPaths } from '../../src/core/agent-hooks/edit-tools';
+import { classifyToolCall, guardMatcher, patchPaths } from '../../src/core/agent-hooks/edit-tools';
 
 describe('edit tools and hosts', () => {
   it('reads every file an apply_patch text touches, moves included', () => {
@@ -19,24 +19,61 @@ describe('edit tools and hosts', () => {
     assert.deepEqual(classifyToolCall('Write', {}), { kind: 'edit', paths: [] });
     assert.deepEqual(classifyToolCall('run_in_terminal', { command: 'rm -rf build' }), { kind: 'terminal', command: 'rm -rf build' });
     assert.deepEqual(classifyToolCall('Bash', { command: 42 }), { kind: 'terminal', command: '' });
-    for (const tool of ['create_and_run_task', 'read_file', 'Read', 'Grep', 'runSubagent', 'writeToTerminal', 'toString', '__proto__']) {
+    for (const tool of ['read_file', 'Read', 'Grep', 'runSubagent', 'view', 'toString', '__proto__']) {
       assert.deepEqual(classifyToolCall(tool, {}), { kind: 'other' }, tool);
     }
   });
 
+  it('reads Copilot CLI\'s own fields under Claude Code\'s names, and its own tools (DESIGN.md section 5)', () => {
+    // Copilot CLI: tool_name Write/Edit with tool_input {path, file_text} / {path, old_str, new_str}.
+    assert.deepEqual(classifyToolCall('Write', { path: '/p/.gsd/T01-CODE-REVIEW.md', file_text: 'x' }), { kind: 'edit', paths: ['/p/.gsd/T01-CODE-REVIEW.md'] });
+    assert.deepEqual(classifyToolCall('Edit', { path: 'src/a.ts', old_str: 'a', new_str: 'b' }), { kind: 'edit', paths: ['src/a.ts'] });
+    for (const tool of ['create', 'edit', 'write', 'str_replace_editor']) {
+      assert.deepEqual(classifyToolCall(tool, { command: 'create', path: 'src/a.ts', file_text: 'x' }), { kind: 'edit', paths: ['src/a.ts'] }, tool);
+    }
+    assert.deepEqual(classifyToolCall('str_replace_editor', { command: 'view', path: 'src/a.ts' }), { kind: 'other' });
+    assert.deepEqual(classifyToolCall('bash', { command: 'echo x > src/a.ts' }), { kind: 'terminal', command: 'echo x > src/a.ts' });
+    assert.deepEqual(classifyToolCall('powershell', { command: 'Set-Content src/a.ts x' }), { kind: 'terminal', command: 'Set-Content src/a.ts x' });
+    // Every path field a host sends is read, whatever the tool.
+    assert.deepEqual(classifyToolCall('Write', { file_path: 'a', path: 'b' }).kind === 'edit' && (classifyToolCall('Write', { file_path: 'a', path: 'b' }) as { paths: string[] }).paths.sort(), ['a', 'b']);
+  });
+
+  it('guards VS Code\'s vscode_renameSymbol (in the edit tool set) as an edit of files it does not name', () => {
+    assert.deepEqual(classifyToolCall('vscode_renameSymbol', { uri: 'file:///p/.gsd/T01-CODE-REVIEW.md', newName: 'x' }), { kind: 'edit', paths: [] });
+  });
+
+  it('takes a tool it does not know for a possible edit when its name or input says so', () => {
+    assert.deepEqual(classifyToolCall('mcp__fs__write_file', { path: 'src/a.ts' }), { kind: 'unknown-edit', paths: ['src/a.ts'] });
+    assert.deepEqual(classifyToolCall('writeToTerminal', {}), { kind: 'unknown-edit', paths: [] });
+    assert.deepEqual(classifyToolCall('fancy_tool', { file_path: 'src/a.ts' }), { kind: 'unknown-edit', paths: ['src/a.ts'] });
+    assert.deepEqual(classifyToolCall('lookup_docs', { query: 'x' }), { kind: 'other' });
+  });
+
+  it('generates the hosts\' matchers from the table: every edit and terminal tool matches, read tools do not', () => {
+    // Claude Code reads a matcher with other characters than names and | as a regex; Copilot CLI full-matches.
+    const re = new RegExp(guardMatcher(['claude', 'copilot-cli']));
+    for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'create', 'edit', 'write', 'str_replace_editor', 'bash', 'powershell', 'mcp__fs__write_file', 'apply_patch']) assert.ok(re.test(tool), tool);
+    for (const tool of ['Read', 'Grep', 'Glob', 'WebSearch', 'Agent', 'view', 'glob', 'grep']) assert.ok(!re.test(tool), tool);
+  });
+
   it('knows the host from what it sends, and which run is a duplicate', () => {
-    // VS Code (vscode-copilot-chat chatHookService.ts) and Copilot CLI put a timestamp in every payload.
-    assert.equal(detectHost({ timestamp: '2026-11-22T10:00:00Z' }, { CLAUDE_PROJECT_DIR: '/p' }, 'claude').dialect, 'github');
-    assert.equal(detectHost({ timestamp: 1763805600000 }, {}, null).dialect, 'github');
+    // VS Code (vscode-copilot-chat chatHookService.ts) puts an ISO timestamp in every payload.
+    assert.equal(detectHost({ timestamp: '2026-11-22T10:00:00Z' }, {}, 'claude').dialect, 'vscode');
+    assert.equal(detectHost({ timestamp: '2026-11-22T10:00:00Z' }, {}, 'vscode').dialect, 'vscode');
+    // Copilot CLI sets COPILOT_CLI=1 (and CLAUDE_PROJECT_DIR) for every hook, from either file.
+    assert.equal(detectHost({ timestamp: '2026-11-22T10:00:00Z' }, { COPILOT_CLI: '1', CLAUDE_PROJECT_DIR: '/p' }, 'vscode').dialect, 'copilot-cli');
+    assert.equal(detectHost({ timestamp: '2026-11-22T10:00:00Z' }, { COPILOT_CLI: '1', CLAUDE_PROJECT_DIR: '/p' }, 'claude').dialect, 'copilot-cli');
+    // Its camelCase SubagentStart carries a numeric timestamp.
+    assert.equal(detectHost({ timestamp: 1763805600000 }, {}, null).dialect, 'copilot-cli');
     // Claude Code sets CLAUDE_PROJECT_DIR and sends permission_mode, no timestamp.
     assert.equal(detectHost({ permission_mode: 'default' }, { CLAUDE_PROJECT_DIR: '/p' }, 'claude').dialect, 'claude');
     assert.equal(detectHost({}, {}, 'claude').dialect, 'claude');
-    assert.equal(detectHost({}, {}, 'vscode').dialect, 'github');
-    const vscodeOnClaudeFile = detectHost({ timestamp: 't' }, {}, 'claude');
-    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'Stop', () => true), true);
-    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'Stop', () => false), false);
-    // VS Code also reads .claude/agents: that reviewer's own PreToolUse guard is never a repeat.
-    assert.equal(isDuplicateRun(vscodeOnClaudeFile, 'PreToolUse', () => true), false);
+    assert.equal(detectHost({}, {}, 'vscode').dialect, 'vscode');
+    const copilotOnClaudeFile = detectHost({ timestamp: 't' }, { COPILOT_CLI: '1' }, 'claude');
+    assert.equal(isDuplicateRun(copilotOnClaudeFile, 'Stop', () => true), true);
+    assert.equal(isDuplicateRun(copilotOnClaudeFile, 'PreToolUse', () => true), true);
+    assert.equal(isDuplicateRun(copilotOnClaudeFile, 'Stop', () => false), false);
+    assert.equal(isDuplicateRun(detectHost({ timestamp: 't' }, {}, 'claude'), 'Stop', () => true), true);
     assert.equal(isDuplicateRun(detectHost({}, { CLAUDE_PROJECT_DIR: '/p' }, 'claude'), 'Stop', () => true), false);
     assert.equal(isDuplicateRun(detectHost({ timestamp: 't' }, {}, 'vscode'), 'Stop', () => true), false);
   });

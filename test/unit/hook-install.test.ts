@@ -83,8 +83,8 @@ describe('agent hook install and uninstall', () => {
     assert.deepEqual(settings.hooks.PostToolUse, original.hooks.PostToolUse);
     assert.deepEqual(settings.hooks.Stop[0], original.hooks.Stop[0]);
     assert.equal(settings.hooks.Stop.length, 2);
-    assert.match(settings.hooks.Stop[1].hooks[0].command, /\.claude\/hooks\/gsd-review-loop\.sh" --host claude$/);
-    // Only the events we act on; no PreToolUse/PostToolUse of ours outside the reviewer agent.
+    assert.match(settings.hooks.Stop[1].hooks[0].command, /\.claude\/hooks\/gsd-review-loop\.sh" --host claude --event Stop$/);
+    // Only the events we act on.
     assert.deepEqual(Object.keys(settings.hooks).sort(), [...new Set(['PostToolUse', 'Stop', ...INSTALLED_EVENTS])].sort());
     assert.equal(settings.hooks.PostToolUse.length, 1);
     assert.equal(settings.hooks.SubagentStop[0].matcher, 'gsd-reviewer');
@@ -98,9 +98,11 @@ describe('agent hook install and uninstall', () => {
     for (const [file, content] of Object.entries(snapshot(root))) {
       assert.ok(!content.includes(h) && !content.includes(os.homedir() + '/') && !content.includes(root), `${file} names a path of this machine`);
     }
-    // The reviewer agents carry the guard for themselves only.
-    assert.match(fs.readFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), 'utf8'), /^hooks:\n {2}PreToolUse:\n {4}- type: command\n {6}command: "sh \.github\/hooks\/gsd-review-loop\.sh --host vscode"/m);
-    assert.match(fs.readFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'utf8'), /- matcher: "Write\|Edit\|MultiEdit\|NotebookEdit\|Bash"/);
+    // The guard is a project-level PreToolUse (agent-file hooks run only in a trusted folder), its
+    // matcher naming the edit tools of Claude Code and Copilot CLI (which reads this file too).
+    assert.match(settings.hooks.PreToolUse[0].matcher, /\^\(\?:.*\bWrite\|Edit\|.*\bstr_replace_editor\b/);
+    assert.doesNotMatch(fs.readFileSync(path.join(root, '.github/agents/gsd-reviewer.agent.md'), 'utf8'), /^hooks:/m);
+    assert.doesNotMatch(fs.readFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'utf8'), /^hooks:/m);
 
     // Installing again changes nothing.
     for (const host of ['claude', 'vscode'] as const) assert.deepEqual(planInstall({ root, host, user: false, home: h }, readOrNull).changes, []);
@@ -130,7 +132,7 @@ describe('agent hook install and uninstall', () => {
     applyFileChanges(planInstall({ root, host: 'copilot-cli', user: true, home: h }, readOrNull).changes);
     assert.deepEqual(snapshot(root), before);
     const settings = JSON.parse(fs.readFileSync(path.join(h, '.claude/settings.json'), 'utf8'));
-    assert.equal(settings.hooks.Stop[0].hooks[0].command, `sh '${path.join(h, '.claude/hooks/gsd-review-loop.sh')}' --host claude`);
+    assert.equal(settings.hooks.Stop[0].hooks[0].command, `sh '${path.join(h, '.claude/hooks/gsd-review-loop.sh')}' --host claude --event Stop --untrusted`);
     assert.ok(fs.existsSync(path.join(h, '.copilot/hooks/gsd-review-loop.json')));
   });
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { eventName, formatAnswer, normalizePayload } from '../../src/core/agent-hooks/hook-payload';
+import { eventName, eventOf, normalizePayload } from '../../src/core/agent-hooks/hook-payload';
 
 describe('agent-hook payloads', () => {
   it('reads both field spellings to the same input', () => {
@@ -25,16 +25,27 @@ describe('agent-hook payloads', () => {
     assert.equal(normalizePayload('{"cwd":"/p"}'), null);
   });
 
-  it('writes the shape each event accepts', () => {
-    assert.deepEqual(formatAnswer('PreToolUse', { permissionDecision: 'deny', reason: 'no' }), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } });
-    // The hosts of .github/hooks each read their own spelling; Claude Code gets only the top-level one.
-    assert.deepEqual(formatAnswer('Stop', { decision: 'block', reason: 'review T01' }), { decision: 'block', reason: 'review T01', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'review T01' } });
-    assert.deepEqual(formatAnswer('SubagentStop', { decision: 'block', reason: 'write it' }, 'claude'), { decision: 'block', reason: 'write it' });
-    assert.equal(formatAnswer('Stop', { decision: 'allow' }), null);
-    assert.deepEqual(formatAnswer('SubagentStart', { additionalContext: 'prompt' }), { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'prompt' } });
-    assert.deepEqual(formatAnswer('PreCompact', { systemMessage: 'saved' }), { systemMessage: 'saved' });
-    assert.deepEqual(formatAnswer('UserPromptSubmit', { block: { reason: 'not now' } }), { decision: 'block', reason: 'not now' });
-    assert.equal(formatAnswer('SessionStart', null), null);
+  it('reads Copilot CLI\'s camelCase SubagentStart (no event name: --event), its numeric timestamp and agentName', () => {
+    // DESIGN.md section 5: Copilot CLI's SubagentStart has no hook_event_name; camelCase sessionId,
+    // transcriptPath, agentName, numeric timestamp.
+    const text = JSON.stringify({ sessionId: 'c1', transcriptPath: '/t/c1.jsonl', agentName: 'gsd-reviewer', timestamp: 1764100000000, cwd: '/p' });
+    assert.equal(normalizePayload(text), null);
+    const p = normalizePayload(text, 'SubagentStart');
+    assert.equal(p?.event, 'SubagentStart');
+    assert.deepEqual(p?.input, { agentId: '', agentType: 'gsd-reviewer' });
+    assert.equal(p?.sessionId, 'c1');
+    assert.equal(p?.transcriptPath, '/t/c1.jsonl');
+    assert.equal(p?.timestamp, new Date(1764100000000).toISOString());
+  });
+
+  it('takes a Stop fired inside a subagent for that subagent\'s stop (Copilot CLI), never the main agent\'s', () => {
+    const inside = normalizePayload(JSON.stringify({ hook_event_name: 'Stop', session_id: 's', timestamp: '2026-11-25T10:00:00Z', cwd: '/p', agent_id: 'a7', agent_type: 'gsd-reviewer', parent_agent_id: 'main', stop_hook_active: false }));
+    assert.equal(inside?.event, 'SubagentStop');
+    assert.deepEqual(inside?.input, { agentId: 'a7', agentType: 'gsd-reviewer', stopHookActive: false });
+    assert.equal(eventOf({ hook_event_name: 'Stop', parent_agent_id: 'main' }), 'SubagentStop');
+    // The main agent's Stop (Claude Code, VS Code's `default` agent) stays Stop.
+    assert.equal(normalizePayload(JSON.stringify({ hook_event_name: 'Stop', session_id: 's', permission_mode: 'default', stop_hook_active: false }))?.event, 'Stop');
+    assert.equal(eventOf({ hook_event_name: 'Stop', agent_type: 'default' }), 'Stop');
   });
 
   it('never throws on arbitrary text or JSON (fast-check)', () => {

@@ -26,7 +26,11 @@ export interface AgentEventSpec {
   readonly answer: AnswerShape;
   /** Hosts that send it (DESIGN.md section 5; Copilot CLI also spells names in camelCase). */
   readonly hosts: readonly AgentHostName[];
-  /** Carried by our `.github/hooks` and `.claude/settings.json` entries (PreToolUse lives only in the reviewer's agent file). */
+  /**
+   * Carried by our `.github/hooks` and `.claude/settings.json` entries. PreToolUse (the review guard)
+   * is one of them, not an agent-file hook: agent-file hooks run only in a trusted folder in Claude
+   * Code and are deferred until then in Copilot CLI, and the guard must hold everywhere.
+   */
   readonly installed: boolean;
   /** Only for our reviewer subagent (Claude Code's matcher is the agent type). */
   readonly reviewerOnly: boolean;
@@ -46,20 +50,20 @@ export const AGENT_EVENTS = {
     method: 'onPreToolUse',
     answer: 'permission',
     hosts: ALL,
-    installed: false,
+    installed: true,
     reviewerOnly: false,
     cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'toolArgs', 'cwd'],
   },
   PostToolUse: { method: 'onPostToolUse', answer: 'context-or-block', hosts: ALL, installed: false, reviewerOnly: false, cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'cwd'] },
   PreCompact: { method: 'onPreCompact', answer: 'ignored', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: null },
-  SubagentStart: { method: 'onSubagentStart', answer: 'context', hosts: ALL, installed: true, reviewerOnly: true, cacheKey: ['agent_type', 'agentType'] },
+  SubagentStart: { method: 'onSubagentStart', answer: 'context', hosts: ALL, installed: true, reviewerOnly: true, cacheKey: ['agent_type', 'agentType', 'agentName', 'agent_id', 'agentId'] },
   SubagentStop: {
     method: 'onSubagentStop',
     answer: 'stop',
     hosts: ALL,
     installed: true,
     reviewerOnly: true,
-    cacheKey: ['agent_type', 'agentType', 'stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'],
+    cacheKey: ['agent_type', 'agentType', 'agentName', 'agent_id', 'agentId', 'stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'],
   },
   Stop: { method: 'onStop', answer: 'stop', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: ['stop_hook_active', 'stopHookActive', 'session_id', 'sessionId'] },
   SessionEnd: { method: 'onSessionEnd', answer: 'none', hosts: ['claude', 'copilot-cli'], installed: false, reviewerOnly: false, cacheKey: null },

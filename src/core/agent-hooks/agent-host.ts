@@ -1,14 +1,15 @@
-// Which agent host runs this hook invocation, and so which answer shape it acts on
-// (DESIGN.md section 5). Two facts tell it:
-// - the file our command came from: the install writes `--host vscode|claude|copilot-cli` into it;
-// - what the running host sends: VS Code's Copilot Chat puts `timestamp` into every payload
-//   (microsoft/vscode-copilot-chat src/extension/chat/vscode-node/chatHookService.ts, commonInput),
-//   as does Copilot CLI in its VS Code compatible format; Claude Code sends no `timestamp` and sets
-//   CLAUDE_PROJECT_DIR for hook commands (Claude Code hooks reference, "Hook input" and
-//   "Project-specific hook scripts").
-// VS Code also reads `.claude/settings.json` (chat.hookFilesLocations), so a `--host claude` command
-// can run under VS Code: then it answers as VS Code does, or stands aside when our `.github/hooks`
-// entry runs the same event already (one bridge run per event).
+// Which agent host runs this hook invocation, and so which answer dialect it acts on (DESIGN.md
+// section 5: the three differ in how they read context and Stop answers). Three facts tell it:
+// - the environment: Copilot CLI sets COPILOT_CLI=1 (and COPILOT_PROJECT_DIR, and CLAUDE_PROJECT_DIR
+//   too) for every hook command it runs, from `.github/hooks` and from `.claude/settings.json` alike
+//   (seen on Copilot CLI 1.0.102); Claude Code sets CLAUDE_PROJECT_DIR;
+// - what the host sends: VS Code's Local agent puts an ISO `timestamp` into every payload
+//   (vscode-copilot-chat chatHookService.ts, commonInput); Claude Code sends none;
+// - the file our command came from: the install writes `--host vscode|claude|copilot-cli` into it.
+//   VS Code and Copilot CLI both run the same `.github/hooks` entry (each takes `linux` before `bash`),
+//   so `--host vscode` there names the file, not the host.
+// A host that reads `.claude/settings.json` besides its own files (Copilot CLI always, VS Code with
+// chat.useClaudeHooks) stands aside there when our `.github/hooks` file carries the same event.
 
 import * as path from 'node:path';
 
@@ -22,11 +23,8 @@ export { INSTALLED_EVENTS };
 export const AGENT_HOSTS = ['vscode', 'claude', 'copilot-cli'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 
-/**
- * The answer dialect: `github` for VS Code's Local agent, Copilot CLI and VS Code's Copilot harness,
- * which read the same `.github/hooks` files; `claude` for Claude Code.
- */
-export type HostDialect = 'github' | 'claude';
+/** The answer dialect: each host reads its own (DESIGN.md section 5). */
+export type HostDialect = AgentHost;
 
 export function isAgentHost(value: unknown): value is AgentHost {
   return typeof value === 'string' && (AGENT_HOSTS as readonly string[]).includes(value);
@@ -38,21 +36,26 @@ export interface RunningHost {
   origin: AgentHost | null;
 }
 
-/** Tells the running host from the payload, the environment and the command's `--host`. */
+/** Tells the running host from the environment, the payload and the command's `--host`. */
 export function detectHost(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, origin: AgentHost | null): RunningHost {
-  const hasTimestamp = typeof raw.timestamp === 'string' || typeof raw.timestamp === 'number';
-  if (hasTimestamp) return { dialect: 'github', origin };
+  if (env.COPILOT_CLI === '1' || env.COPILOT_CLI === 'true') return { dialect: 'copilot-cli', origin };
+  if (origin === 'copilot-cli') return { dialect: 'copilot-cli', origin };
+  // Copilot CLI's camelCase payloads (SubagentStart) carry a numeric timestamp; VS Code's is ISO text.
+  if (typeof raw.timestamp === 'number') return { dialect: 'copilot-cli', origin };
+  if (typeof raw.timestamp === 'string') return { dialect: 'vscode', origin };
   if (typeof env.CLAUDE_PROJECT_DIR === 'string' && env.CLAUDE_PROJECT_DIR !== '') return { dialect: 'claude', origin };
   // Claude Code's own spelling without its environment (a hand-run command): trust the install.
   if (origin === 'claude' || typeof raw.permission_mode === 'string') return { dialect: 'claude', origin };
-  return { dialect: 'github', origin };
+  // Nothing tells (a command run by hand, no `--host`): the top-level shape Claude Code and Copilot
+  // CLI read for Stop, and the nested one for context.
+  return { dialect: origin ?? 'claude', origin };
 }
 
 /**
- * True when this invocation repeats one the same host makes through another of our files: VS Code
- * running the `.claude/settings.json` entry for an event our `.github/hooks` file carries too. An
- * agent file's own hook (the reviewer's PreToolUse) runs only for that agent: never a repeat.
+ * True when this invocation repeats one the same host makes through another of our files: Copilot CLI
+ * (or VS Code with chat.useClaudeHooks) running the `.claude/settings.json` entry for an event our
+ * `.github/hooks` file carries too.
  */
 export function isDuplicateRun(host: RunningHost, event: string, githubEntryInstalled: () => boolean): boolean {
-  return host.origin === 'claude' && host.dialect === 'github' && (INSTALLED_EVENTS as readonly string[]).includes(event) && githubEntryInstalled();
+  return host.origin === 'claude' && host.dialect !== 'claude' && (INSTALLED_EVENTS as readonly string[]).includes(event) && githubEntryInstalled();
 }

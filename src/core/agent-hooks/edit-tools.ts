@@ -1,7 +1,16 @@
-// What a tool call does to files, for the review guard: the edit tools of each host and where their
-// inputs name the paths (DESIGN.md section 5, checked against VS Code's built-in tools and the
-// Claude Code tools reference). A tool that is not listed here is not an edit: the guard never
-// denies it (`create_and_run_task`, `read_file`, `Grep`, …).
+// What a tool call does to files, for the review guard: the tools of each host, what each does, and
+// where its input names paths (DESIGN.md section 5, from each host's shipped tools). This is the one
+// table: the guard reads it, and the installers' matchers are generated from it (`guardMatcher`).
+//
+// - A tool listed as `edit` writes files: the guard checks every path its input names.
+// - A `terminal` tool runs a command: any file may change, so during a review the user decides.
+// - A `read` tool changes no file of the project: never stopped.
+// - A tool listed nowhere is judged by its name and input: one whose name says it changes something
+//   (write, edit, create, rename, run, …) or whose input names a path is `unknown-edit`, and the guard
+//   fails closed on it during a review. Any other is `other`.
+// Paths are read from every path field any host uses, whatever the tool: Copilot CLI sends Claude
+// Code's tool names with its own fields (`Write {path, file_text}`), so a field list per tool would
+// miss them.
 import { fileURLToPath } from 'node:url';
 
 export type ToolCall =
@@ -9,18 +18,107 @@ export type ToolCall =
   | { kind: 'edit'; paths: string[] }
   /** Runs a shell command: any file may change, so during a review the user decides. */
   | { kind: 'terminal'; command: string }
+  /** A tool we do not know whose name or input says it may change files: during a review the guard fails closed. */
+  | { kind: 'unknown-edit'; paths: string[] }
   | { kind: 'other' };
 
 type Input = Record<string, unknown>;
+type Host = 'vscode' | 'claude' | 'copilot-cli';
+type Kind = 'edit' | 'terminal' | 'read';
+
+interface ToolSpec {
+  readonly kind: Kind;
+  /** The hosts that offer it (for the matchers and the docs). */
+  readonly hosts: readonly Host[];
+  /** `str_replace_editor` views as well as edits: the sub-commands that change nothing. */
+  readonly readOnlyCommands?: readonly string[];
+  /** Changes files its input does not name (a rename across the workspace): never the review file alone. */
+  readonly unnamedFiles?: true;
+}
+
+const V: readonly Host[] = ['vscode'];
+const C: readonly Host[] = ['claude'];
+const P: readonly Host[] = ['copilot-cli'];
+// Copilot CLI sends Claude Code's names for its core tools (DESIGN.md section 5).
+const CP: readonly Host[] = ['claude', 'copilot-cli'];
+
+/** Every tool the guard knows, by the name the host sends in `tool_name`. */
+export const TOOLS: Readonly<Record<string, ToolSpec>> = {
+  // VS Code's built-in agent tools
+  create_file: { kind: 'edit', hosts: V },
+  replace_string_in_file: { kind: 'edit', hosts: V },
+  multi_replace_string_in_file: { kind: 'edit', hosts: V },
+  insert_edit_into_file: { kind: 'edit', hosts: V },
+  edit_notebook_file: { kind: 'edit', hosts: V },
+  create_directory: { kind: 'edit', hosts: V },
+  apply_patch: { kind: 'edit', hosts: ['vscode', 'copilot-cli'] },
+  // In the `edit` tool set: renames a symbol across files it chooses.
+  vscode_renameSymbol: { kind: 'edit', hosts: V, unnamedFiles: true },
+  // The tool set name VS Code's hooks documentation uses in its examples.
+  editFiles: { kind: 'edit', hosts: V },
+  run_in_terminal: { kind: 'terminal', hosts: V },
+  // Writes a task into .vscode/tasks.json and runs its shell command.
+  create_and_run_task: { kind: 'terminal', hosts: V },
+  run_task: { kind: 'terminal', hosts: V },
+  read_file: { kind: 'read', hosts: V },
+  file_search: { kind: 'read', hosts: V },
+  grep_search: { kind: 'read', hosts: V },
+  semantic_search: { kind: 'read', hosts: V },
+  list_dir: { kind: 'read', hosts: V },
+  get_errors: { kind: 'read', hosts: V },
+  get_changed_files: { kind: 'read', hosts: V },
+  get_terminal_output: { kind: 'read', hosts: V },
+  test_failure: { kind: 'read', hosts: V },
+  fetch_webpage: { kind: 'read', hosts: V },
+  runSubagent: { kind: 'read', hosts: V },
+  manage_todo_list: { kind: 'read', hosts: V },
+  vscode_listCodeUsages: { kind: 'read', hosts: V },
+  // Claude Code (2.1.332 has no MultiEdit; older versions do)
+  Write: { kind: 'edit', hosts: CP },
+  Edit: { kind: 'edit', hosts: CP },
+  MultiEdit: { kind: 'edit', hosts: C },
+  NotebookEdit: { kind: 'edit', hosts: C },
+  Bash: { kind: 'terminal', hosts: CP },
+  Read: { kind: 'read', hosts: CP },
+  Grep: { kind: 'read', hosts: C },
+  Glob: { kind: 'read', hosts: C },
+  LS: { kind: 'read', hosts: C },
+  WebFetch: { kind: 'read', hosts: C },
+  WebSearch: { kind: 'read', hosts: C },
+  TodoWrite: { kind: 'read', hosts: C },
+  Agent: { kind: 'read', hosts: CP },
+  Task: { kind: 'read', hosts: C },
+  // Copilot CLI's own names (its documentation)
+  create: { kind: 'edit', hosts: P },
+  edit: { kind: 'edit', hosts: P },
+  write: { kind: 'edit', hosts: P },
+  str_replace_editor: { kind: 'edit', hosts: P, readOnlyCommands: ['view'] },
+  bash: { kind: 'terminal', hosts: P },
+  powershell: { kind: 'terminal', hosts: P },
+  // Sends input to a shell session it started: runs commands too.
+  write_bash: { kind: 'terminal', hosts: P },
+  write_powershell: { kind: 'terminal', hosts: P },
+  view: { kind: 'read', hosts: P },
+  glob: { kind: 'read', hosts: P },
+  grep: { kind: 'read', hosts: P },
+  read_bash: { kind: 'read', hosts: P },
+  read_powershell: { kind: 'read', hosts: P },
+  stop_bash: { kind: 'read', hosts: P },
+  list_bash: { kind: 'read', hosts: P },
+  web_fetch: { kind: 'read', hosts: P },
+  report_intent: { kind: 'read', hosts: P },
+  update_todo: { kind: 'read', hosts: P },
+  task: { kind: 'read', hosts: P },
+};
+
+/** Words in a tool's name that say it may change files or run something (for tools not in the table). */
+const CHANGING_WORDS = ['write', 'edit', 'create', 'delete', 'remove', 'rename', 'move', 'patch', 'replace', 'insert', 'apply', 'save', 'update', 'exec', 'run', 'shell', 'bash', 'terminal', 'command', 'powershell', 'notebook'];
+const CHANGING_NAME = new RegExp(CHANGING_WORDS.join('|'), 'i');
+
+/** Input fields that carry one path, in any host's spelling. */
+const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path', 'notebookPath', 'dirPath', 'uri', 'file', 'target_file', 'targetFile', 'new_path', 'newPath', 'old_path', 'oldPath', 'destination', 'source'];
 
 const str = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? [v] : []);
-
-/** `replacements[].filePath` of multi_replace_string_in_file. */
-function replacementPaths(input: Input): string[] {
-  const list = input.replacements;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((r) => (r && typeof r === 'object' ? str((r as Input).filePath) : []));
-}
 
 /**
  * The files an apply_patch text touches: `*** Add File: p`, `*** Update File: p`, `*** Delete File: p`,
@@ -40,36 +138,50 @@ export function patchPaths(patch: unknown): string[] {
   return out;
 }
 
-const EDIT_TOOLS: Record<string, (input: Input) => string[]> = {
-  // VS Code's built-in agent tools
-  create_file: (i) => str(i.filePath),
-  replace_string_in_file: (i) => str(i.filePath),
-  insert_edit_into_file: (i) => str(i.filePath),
-  edit_notebook_file: (i) => str(i.filePath),
-  multi_replace_string_in_file: replacementPaths,
-  create_directory: (i) => str(i.dirPath),
-  apply_patch: (i) => patchPaths(i.input),
-  // the tool set name VS Code's hooks documentation uses in its examples
-  editFiles: (i) => (Array.isArray(i.files) ? i.files.filter((f): f is string => typeof f === 'string') : []),
-  // Claude Code
-  Write: (i) => str(i.file_path),
-  Edit: (i) => str(i.file_path),
-  MultiEdit: (i) => str(i.file_path),
-  NotebookEdit: (i) => str(i.notebook_path),
-};
+/** Every path the input names, in every field any host uses for one. */
+export function inputPaths(input: Input): string[] {
+  const out: string[] = [];
+  for (const f of PATH_FIELDS) out.push(...str(input[f]));
+  if (Array.isArray(input.files)) for (const f of input.files) out.push(...str(f));
+  if (Array.isArray(input.replacements)) {
+    for (const r of input.replacements) if (r && typeof r === 'object') out.push(...str((r as Input).filePath), ...str((r as Input).file_path), ...str((r as Input).path));
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (e && typeof e === 'object') out.push(...str((e as Input).file_path), ...str((e as Input).filePath), ...str((e as Input).path));
+  }
+  out.push(...patchPaths(input.input), ...patchPaths(input.patch));
+  return [...new Set(out)];
+}
 
-const TERMINAL_TOOLS: Record<string, (input: Input) => string> = {
-  run_in_terminal: (i) => (typeof i.command === 'string' ? i.command : ''),
-  Bash: (i) => (typeof i.command === 'string' ? i.command : ''),
-};
-
-/** Claude Code matcher for the tools the guard looks at: the others start no process. */
-export const CLAUDE_GUARDED_TOOLS = 'Write|Edit|MultiEdit|NotebookEdit|Bash';
+const commandOf = (i: Input): string => (typeof i.command === 'string' ? i.command : typeof i.input === 'string' ? i.input : '');
 
 export function classifyToolCall(toolName: string, toolInput: Input): ToolCall {
-  if (Object.hasOwn(EDIT_TOOLS, toolName)) return { kind: 'edit', paths: EDIT_TOOLS[toolName](toolInput).map(plainPath) };
-  if (Object.hasOwn(TERMINAL_TOOLS, toolName)) return { kind: 'terminal', command: TERMINAL_TOOLS[toolName](toolInput) };
+  const spec = Object.hasOwn(TOOLS, toolName) ? TOOLS[toolName] : null;
+  if (spec) {
+    if (spec.kind === 'read') return { kind: 'other' };
+    if (spec.kind === 'terminal') return { kind: 'terminal', command: commandOf(toolInput) };
+    if (spec.readOnlyCommands && typeof toolInput.command === 'string' && spec.readOnlyCommands.includes(toolInput.command)) return { kind: 'other' };
+    return { kind: 'edit', paths: spec.unnamedFiles ? [] : inputPaths(toolInput).map(plainPath) };
+  }
+  const paths = inputPaths(toolInput).map(plainPath);
+  if (CHANGING_NAME.test(toolName) || paths.length > 0) return { kind: 'unknown-edit', paths };
   return { kind: 'other' };
+}
+
+/** Case-insensitive letters for a regex JavaScript and Rust both read (JS has no inline `(?i)`). */
+const anyCase = (word: string): string => word.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+
+/**
+ * The PreToolUse matcher for hosts that honour one (Claude Code: a regex when it is not a plain name
+ * list; Copilot CLI: a full-match regex): every edit and terminal tool of the table, and any name that
+ * says it changes something, so an unknown edit tool still reaches the guard. The read tools start no
+ * process.
+ */
+export function guardMatcher(hosts: readonly Host[]): string {
+  const names = Object.entries(TOOLS)
+    .filter(([, s]) => s.kind !== 'read' && s.hosts.some((h) => hosts.includes(h)))
+    .map(([n]) => n);
+  return `^(?:${names.join('|')}|.*(?:${CHANGING_WORDS.map(anyCase).join('|')}).*)$`;
 }
 
 /** VS Code tools may name a file by `file://` URI. */

@@ -18,7 +18,8 @@ import * as os from 'node:os';
 import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
 import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
-import { formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
+import { eventName, formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
+import { failClosedAnswer } from './fail-closed';
 import { successorStandsAside } from './successor-stand-aside';
 
 export interface BridgeOptions {
@@ -139,7 +140,12 @@ export async function describeProject(host: LifecycleHost): Promise<string | nul
 /** Runs one hook payload; always resolves. */
 export async function runAgentHook(payloadText: string, options: BridgeOptions, fallbackEvent?: string): Promise<BridgeResult> {
   const payload = normalizePayload(payloadText, fallbackEvent);
-  if (!payload) return { event: null, output: null, skipped: 'not a hook payload this bridge knows' };
+  if (!payload) {
+    // A tool call we cannot read is still refused its free pass while a review runs.
+    const event = eventName(fallbackEvent ?? null);
+    const output = event === 'PreToolUse' ? failClosedAnswer(event, gsdDirAt(options.root ?? process.cwd()), detectHost({}, options.env ?? process.env, options.host ?? null).dialect, 'its payload is not a hook payload this bridge reads') : null;
+    return { event, output, skipped: 'not a hook payload this bridge knows' };
+  }
   const started = Date.now();
   const logLines: string[] = [];
   let project: GsdProject | null;
@@ -197,11 +203,14 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
       ...('agentType' in payload.input && payload.input.agentType ? { agentType: payload.input.agentType } : {}),
     };
     const answer = await call(provider, payload, ctx);
-    const output = formatAnswer(payload.event, answer as Record<string, unknown> | null, running.dialect);
+    let output = formatAnswer(payload.event, answer as Record<string, unknown> | null, running.dialect);
+    // A hook that failed or overran its budget on a tool call (the composite skips it) leaves the call unjudged.
+    const unjudged = payload.event === 'PreToolUse' && !output && logLines.some((l) => /\.onPreToolUse (failed|took longer)/.test(l));
+    if (unjudged) output = failClosedAnswer(payload.event, project.gsdDir, running.dialect, 'a hook failed on it');
     entry.answer = summarize(output);
     // Only an answer that wrote nothing and came from our own hooks alone (user hook code may read
     // anything) is given again while the files it read are unchanged.
-    if (key && recording && !recording.uncacheable() && hooks.loaded.every((h) => h.kind === 'builtin')) {
+    if (key && recording && !unjudged && !recording.uncacheable() && hooks.loaded.every((h) => h.kind === 'builtin')) {
       const gsd = project.gsdDir;
       storeAnswer(gsd, key, [...recording.paths, path.join(gsd, 'gsd.db'), path.join(gsd, 'gsd.db-wal'), path.join(root, GITHUB_HOOKS_FILE)], output, entry.answer);
     }
@@ -209,12 +218,23 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   } catch (error) {
     entry.answer = 'error';
     entry.error = error instanceof Error ? error.message : String(error);
-    return { event: payload.event, output: null, error: entry.error, warnings };
+    const output = failClosedAnswer(payload.event, project.gsdDir, running.dialect, 'the bridge failed on it');
+    if (output) entry.answer = summarize(output);
+    return { event: payload.event, host: running, output, error: entry.error, warnings };
   } finally {
     entry.ms = Date.now() - started;
     if (logLines.length) entry.notes = logLines.slice(0, 10);
     const refused = appendHookLog(project.gsdDir, entry);
     if (refused) warnings.push(refused);
+  }
+}
+
+/** The real `.gsd` of the project at or above `dir`, or null. */
+function gsdDirAt(dir: string): string | null {
+  try {
+    return locateProject(dir)?.gsdDir ?? null;
+  } catch {
+    return null;
   }
 }
 

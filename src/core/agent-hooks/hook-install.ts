@@ -16,11 +16,12 @@
 // by a relative path (VS Code and Copilot CLI run hooks in the repository root; Claude Code gives
 // CLAUDE_PROJECT_DIR), and the launcher finds this machine's CLI (launcher.ts).
 import * as path from 'node:path';
-import { CLAUDE_GUARDED_TOOLS } from './edit-tools';
+import { guardMatcher } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { AGENT_EVENTS } from './agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
+import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { confineTo, type FileChange, type ReadFile } from './file-changes';
 
 export type { FileChange, ReadFile } from './file-changes';
@@ -34,8 +35,6 @@ export const REVIEWER_NAME = 'gsd-reviewer';
 
 /** The events each install runs our bridge on: only those the bridge acts on. */
 export { INSTALLED_EVENTS };
-/** Events the reviewer's own file adds, for the reviewer only. */
-export const REVIEWER_EVENTS = ['PreToolUse'] as const;
 const TIMEOUT_S = 30;
 
 export interface InstallOptions {
@@ -60,9 +59,18 @@ interface Layout {
   launcherSh: string;
   launcherPs1: string | null;
   agentFile: string;
-  /** The command for POSIX shells and for Windows. */
-  command: string;
-  windowsCommand: string | null;
+  /** The command for POSIX shells, and for Windows, that runs the bridge on `event`. */
+  command(event: string): string;
+  windowsCommand: ((event: string) => string) | null;
+}
+
+/**
+ * The options every command carries: the event (Copilot CLI's SubagentStart payload names none), and
+ * for user-level files `--untrusted`: such a hook runs in every project the agent opens, so it never
+ * runs a repository's own hook code (`.gsd` hook folders); a project's own install may.
+ */
+function commandOptions(o: InstallOptions, host: AgentHost, event: string): string {
+  return `--host ${host} --event ${event}${o.user ? ' --untrusted' : ''}`;
 }
 
 function layout(o: InstallOptions): Layout {
@@ -82,8 +90,9 @@ function layout(o: InstallOptions): Layout {
       launcherSh,
       launcherPs1,
       agentFile: o.user ? rel('.copilot', 'agents', `${REVIEWER_NAME}.agent.md`) : rel('.github', 'agents', `${REVIEWER_NAME}.agent.md`),
-      command: `sh ${shPath} --host vscode`,
-      windowsCommand: `powershell -NoProfile -ExecutionPolicy Bypass -File ${ps1Path} --host vscode`,
+      // VS Code and Copilot CLI run the same entry: the bridge tells them apart (agent-host.ts).
+      command: (event) => `sh ${shPath} ${commandOptions(o, 'vscode', event)}`,
+      windowsCommand: (event) => `powershell -NoProfile -ExecutionPolicy Bypass -File ${ps1Path} ${commandOptions(o, 'vscode', event)}`,
     };
   }
   const launcherSh = rel('.claude', 'hooks', 'gsd-review-loop.sh');
@@ -93,74 +102,81 @@ function layout(o: InstallOptions): Layout {
     launcherSh,
     launcherPs1: null,
     agentFile: rel('.claude', 'agents', `${REVIEWER_NAME}.md`),
-    // Claude Code runs commands with CLAUDE_PROJECT_DIR set; VS Code, reading the same file, does not.
-    command: o.user ? `sh ${quotePosix(launcherSh)} --host claude` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" --host claude`,
+    // Claude Code and Copilot CLI run commands with CLAUDE_PROJECT_DIR set; VS Code may not.
+    command: (event) => (o.user ? `sh ${quotePosix(launcherSh)} ${commandOptions(o, 'claude', event)}` : `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/gsd-review-loop.sh" ${commandOptions(o, 'claude', event)}`),
     windowsCommand: null,
   };
 }
 
-/** One `.github/hooks` entry that VS Code and Copilot CLI both run once. */
-function githubEntry(l: Layout): Record<string, unknown> {
-  return { type: 'command', command: l.command, bash: l.command, windows: l.windowsCommand, powershell: l.windowsCommand, timeout: TIMEOUT_S, timeoutSec: TIMEOUT_S };
+/** One `.github/hooks` entry that VS Code and Copilot CLI each run once (both take `linux` before `bash`, `windows` before `powershell`). */
+function githubEntry(l: Layout, event: string): Record<string, unknown> {
+  const sh = l.command(event);
+  const win = l.windowsCommand ? l.windowsCommand(event) : null;
+  return { type: 'command', command: sh, bash: sh, windows: win, powershell: win, timeout: TIMEOUT_S, timeoutSec: TIMEOUT_S };
 }
 
 function githubHooksFile(l: Layout): string {
   const hooks: Record<string, unknown[]> = {};
-  for (const event of INSTALLED_EVENTS) hooks[event] = [githubEntry(l)];
+  for (const event of INSTALLED_EVENTS) hooks[event] = [githubEntry(l, event)];
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
-/** Claude Code matcher groups; the reviewer's events (SubagentStart/Stop) only for it (the matcher is the agent type). */
+/**
+ * Claude Code matcher groups. The guard's matcher comes from the tool table (edit-tools.ts), so no
+ * process starts for a tool it never acts on; it covers Copilot CLI's names too, which reads this file
+ * as well. The reviewer's own events (SubagentStart/Stop) match its agent type.
+ */
 function claudeGroups(l: Layout): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const event of INSTALLED_EVENTS) {
-    const matcher = AGENT_EVENTS[event].reviewerOnly ? { matcher: REVIEWER_NAME } : {};
-    out[event] = { ...matcher, hooks: [{ type: 'command', command: l.command, timeout: TIMEOUT_S }] };
+    const matcher = event === 'PreToolUse' ? { matcher: guardMatcher(['claude', 'copilot-cli']) } : AGENT_EVENTS[event].reviewerOnly ? { matcher: REVIEWER_NAME } : {};
+    out[event] = { ...matcher, hooks: [{ type: 'command', command: l.command(event), timeout: TIMEOUT_S }] };
   }
   return out;
 }
 
-const isOurGroup = (group: unknown): boolean =>
-  !!group && typeof group === 'object' && Array.isArray((group as { hooks?: unknown }).hooks) &&
-  ((group as { hooks: unknown[] }).hooks).some((h) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && (h as { command: string }).command.includes(`${MARKER}.sh`));
+const isOurEntry = (entry: unknown): boolean =>
+  !!entry && typeof entry === 'object' && typeof (entry as { command?: unknown }).command === 'string' && (entry as { command: string }).command.includes(`${MARKER}.sh`);
 
-/** Removes every matcher group of ours, then event arrays and a `hooks` object left empty by that. */
+/**
+ * Takes out our hook entries one by one, and then only what they leave empty: a matcher group whose
+ * every entry was ours, an event list of only such groups, and a `hooks` object of only such lists.
+ * A hook the user added (even into one of our groups) stays, with its group and matcher.
+ */
 export function withoutOurClaudeHooks(text: string, file: string): string {
   let out = text;
-  for (;;) {
-    const root = parseJsonTree(out, file);
-    const hooks = nodeAt(root, ['hooks']);
+  for (let guard = 0; guard < 10_000; guard++) {
+    const hooks = nodeAt(parseJsonTree(out, file), ['hooks']);
     if (!hooks || hooks.type !== 'object') return out;
-    let changed = false;
-    for (const prop of hooks.children ?? []) {
-      const list = prop.children?.[1];
-      if (!list || list.type !== 'array') continue;
-      const ours = (list.children ?? []).find((g) => isOurGroup(toValue(g)));
-      if (ours) {
-        out = removeNode(out, ours);
-        const after = nodeAt(parseJsonTree(out, file), ['hooks', String(prop.children![0].value)]);
-        if (after && (after.children ?? []).length === 0) out = removeNode(out, propertyOf(after));
-        changed = true;
-        break;
-      }
-    }
-    if (!changed) {
-      const again = nodeAt(parseJsonTree(out, file), ['hooks']);
-      if (again && (again.children ?? []).length === 0 && !hooksWereTheUsers(text)) out = removeNode(out, propertyOf(again));
-      return out;
+    const next = removeOneOfOurs(out, hooks);
+    if (next === null) return out;
+    out = next;
+  }
+  return out;
+}
+
+/** The text with one entry of ours (and what it alone filled) removed; null when none is left. */
+function removeOneOfOurs(text: string, hooks: JsonNode): string | null {
+  for (const prop of hooks.children ?? []) {
+    const list = prop.children?.[1];
+    if (!list || list.type !== 'array') continue;
+    for (const group of list.children ?? []) {
+      const entries = group.type === 'object' ? nodeAt(group, ['hooks']) : undefined;
+      if (!entries || entries.type !== 'array') continue;
+      const mine = (entries.children ?? []).find((e) => isOurEntry(toValue(e)));
+      if (!mine) continue;
+      const others = (entries.children ?? []).filter((e) => e !== mine);
+      if (others.length > 0) return removeNode(text, mine);
+      // The group held our entry alone: it goes, and so does a list or `hooks` left with nothing.
+      if ((list.children ?? []).length > 1) return removeNode(text, group);
+      if ((hooks.children ?? []).length > 1) return removeNode(text, prop);
+      return removeNode(text, propertyOf(hooks));
     }
   }
+  return null;
 }
 
-/** A `hooks` object that had entries of the user's own stays, even if empty afterwards. */
-function hooksWereTheUsers(original: string): boolean {
-  const root = parseJsonTree(original, 'settings');
-  const hooks = nodeAt(root, ['hooks']);
-  if (!hooks) return false;
-  return (hooks.children ?? []).some((prop) => (prop.children?.[1]?.children ?? []).some((g) => !isOurGroup(toValue(g))));
-}
-
-function toValue(node: import('jsonc-parser/lib/esm/main.js').Node): unknown {
+function toValue(node: JsonNode): unknown {
   switch (node.type) {
     case 'object':
       return Object.fromEntries((node.children ?? []).map((p) => [String(p.children![0].value), p.children![1] ? toValue(p.children![1]) : null]));
@@ -190,10 +206,6 @@ export function withOurClaudeHooks(text: string | null, l: Layout, file: string)
   return out;
 }
 
-function yamlString(s: string): string {
-  return JSON.stringify(s);
-}
-
 function reviewerAgent(l: Layout): string {
   const body = [
     `<!-- ${MARKER}: written by GSD Review Loop's hook install; uninstall-hooks removes it. -->`,
@@ -205,34 +217,16 @@ function reviewerAgent(l: Layout): string {
     '- Do not edit any other file: fixes are the next cycle\'s work. A hook holds you to this during a review and asks the user before any terminal command.',
     '',
   ].join('\n');
+  // No hooks in the agent file: those run only in a trusted folder (Claude Code) or once it is trusted
+  // (Copilot CLI), and the project-level PreToolUse guards every review already.
   if (l.family === 'github') {
-    return [
-      '---',
-      `name: ${REVIEWER_NAME}`,
-      'description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Never edits code.',
-      "tools: ['search', 'read', 'edit']",
-      'hooks:',
-      '  PreToolUse:',
-      '    - type: command',
-      `      command: ${yamlString(l.command)}`,
-      ...(l.windowsCommand ? [`      windows: ${yamlString(l.windowsCommand)}`] : []),
-      `      timeout: ${TIMEOUT_S}`,
-      '---',
-      body,
-    ].join('\n');
+    return ['---', `name: ${REVIEWER_NAME}`, 'description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Never edits code.', "tools: ['search', 'read', 'edit']", '---', body].join('\n');
   }
   return [
     '---',
     `name: ${REVIEWER_NAME}`,
     'description: Reviews one finished GSD task and writes its CODE-REVIEW.md. Use it when the GSD review loop asks for a review. Never edits code.',
     'tools: Read, Grep, Glob, Write, Edit, Bash',
-    'hooks:',
-    '  PreToolUse:',
-    `    - matcher: ${yamlString(CLAUDE_GUARDED_TOOLS)}`,
-    '      hooks:',
-    '        - type: command',
-    `          command: ${yamlString(l.command)}`,
-    `          timeout: ${TIMEOUT_S}`,
     '---',
     body,
   ].join('\n');

@@ -76,6 +76,36 @@ function record(raw: Raw, ...names: string[]): Record<string, unknown> {
   return {};
 }
 
+/**
+ * The event a payload is for: its own name (`hook_event_name`, `hookEventName`), else the `--event`
+ * the installed command names (Copilot CLI's SubagentStart payload carries none). A Stop that names
+ * an agent (`agent_id`, `parent_agent_id`, or an agent type other than `default`) is that subagent
+ * stopping (Copilot CLI fires Stop inside subagents): it is read as SubagentStop, never as the main
+ * agent's Stop.
+ */
+export function eventOf(raw: Raw, fallbackEvent?: string | null): HookEvent | null {
+  const event = eventName(str(raw, 'hook_event_name', 'hookEventName', 'event')) ?? eventName(fallbackEvent ?? null);
+  if (event === 'Stop' && isSubagentPayload(raw)) return 'SubagentStop';
+  return event;
+}
+
+function isSubagentPayload(raw: Raw): boolean {
+  const id = str(raw, 'agent_id', 'agentId', 'parent_agent_id', 'parentAgentId');
+  const type = str(raw, 'agent_type', 'agentType', 'agentName');
+  return (id !== null && id !== '') || (type !== null && type !== '' && type !== 'default');
+}
+
+/** A numeric timestamp (Copilot CLI's camelCase payloads, ms) as ISO text. */
+function timestampOf(raw: Raw): string {
+  const t = raw.timestamp;
+  if (typeof t === 'string') return t;
+  if (typeof t === 'number' && Number.isFinite(t)) {
+    const d = new Date(t);
+    if (!Number.isNaN(d.getTime())) return d.toISOString();
+  }
+  return new Date().toISOString();
+}
+
 /** Reads a payload; null when it is not a hook payload we know (wrong JSON, unknown event). */
 export function normalizePayload(text: string, fallbackEvent?: string): NormalizedPayload | null {
   let raw: unknown;
@@ -86,19 +116,19 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
   const r = raw as Raw;
-  const event = eventName(str(r, 'hook_event_name', 'hookEventName', 'event')) ?? eventName(fallbackEvent ?? null);
+  const event = eventOf(r, fallbackEvent);
   if (!event) return null;
   const common = {
     sessionId: str(r, 'session_id', 'sessionId') ?? 'unknown',
     cwd: str(r, 'cwd'),
     transcriptPath: str(r, 'transcript_path', 'transcriptPath'),
-    timestamp: str(r, 'timestamp') ?? new Date().toISOString(),
+    timestamp: timestampOf(r),
     raw: r,
   };
   const toolName = str(r, 'tool_name', 'toolName') ?? '';
   const toolInput = record(r, 'tool_input', 'toolInput', 'toolArgs');
   const agentId = str(r, 'agent_id', 'agentId') ?? '';
-  const agentType = str(r, 'agent_type', 'agentType', 'subagent_type') ?? '';
+  const agentType = str(r, 'agent_type', 'agentType', 'agentName', 'subagent_type') ?? '';
   const stopHookActive = bool(r, 'stop_hook_active', 'stopHookActive');
   switch (event) {
     case 'SessionStart':
@@ -130,22 +160,26 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
 type Answer = Record<string, unknown> | null | undefined | void;
 
 /**
- * The JSON a host acts on for this event's answer; null means "print nothing" (proceed as usual).
- * Stop and SubagentStop differ by host: VS Code's Local agent keeps the agent working only for
- * `hookSpecificOutput: {hookEventName, decision: "block", reason}` (vscode-copilot-chat
- * src/extension/intents/node/toolCallingLoop.ts, executeStopHook / executeSubagentStopHook), Copilot
- * CLI reads `decision` / `reason` at the top level (docs.github.com, Copilot CLI hooks reference,
- * agentStop), and Claude Code reads them top-level too while some of its versions refuse
- * `hookSpecificOutput` on Stop (Claude Code hooks reference, "Stop/SubagentStop decision control").
- * So `github` (the hosts of `.github/hooks`) gets both spellings, each host reading its own, and
- * `claude` gets the top-level one only.
+ * The JSON the running host acts on for this event's answer; null means "print nothing" (proceed as
+ * usual). Each host reads its own dialect (DESIGN.md section 5, from the hosts' shipped code):
+ * - context (SessionStart, SubagentStart, UserPromptSubmit): VS Code and Claude Code read
+ *   `hookSpecificOutput.additionalContext`; Copilot CLI reads only a top-level `additionalContext`
+ *   and drops the nested one.
+ * - Stop / SubagentStop: VS Code keeps the agent working only for `hookSpecificOutput{decision:
+ *   "block", reason}`; Claude Code and Copilot CLI read a top-level `decision` + non-empty `reason`
+ *   (Claude Code refuses `hookSpecificOutput` on Stop).
+ * - PreCompact: Claude Code appends stdout to the compaction instructions and shows it to the user,
+ *   so it gets nothing; the hook acts through the checkpoint file.
+ * - PreToolUse: `hookSpecificOutput.permissionDecision` everywhere (`hookEventName` must match).
  */
-export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDialect = 'github'): Record<string, unknown> | null {
+export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDialect): Record<string, unknown> | null {
   if (!answer) return null;
   const a = answer as Record<string, unknown>;
   const system = typeof a.systemMessage === 'string' ? { systemMessage: a.systemMessage } : {};
-  const context = (name: HookEvent) =>
-    typeof a.additionalContext === 'string' && a.additionalContext ? { hookSpecificOutput: { hookEventName: name, additionalContext: a.additionalContext } } : {};
+  const context = (name: HookEvent) => {
+    if (typeof a.additionalContext !== 'string' || !a.additionalContext) return {};
+    return dialect === 'copilot-cli' ? { additionalContext: a.additionalContext } : { hookSpecificOutput: { hookEventName: name, additionalContext: a.additionalContext } };
+  };
   switch (AGENT_EVENTS[event].answer) {
     case 'context': {
       const out = { ...context(event), ...system };
@@ -153,7 +187,7 @@ export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDial
     }
     case 'context-or-block': {
       const block = a.block as { reason?: string } | undefined;
-      if (block) return { decision: 'block', reason: block.reason ?? 'Blocked by GSD Review Loop', ...system };
+      if (block) return { decision: 'block', reason: block.reason || 'Blocked by GSD Review Loop', ...system };
       const out = { ...context(event), ...system };
       return Object.keys(out).length ? out : null;
     }
@@ -170,11 +204,13 @@ export function formatAnswer(event: HookEvent, answer: Answer, dialect: HostDial
     case 'stop':
       if (a.decision === 'block') {
         const reason = typeof a.reason === 'string' && a.reason ? a.reason : 'GSD Review Loop has more work for this task.';
-        const specific = dialect === 'github' ? { hookSpecificOutput: { hookEventName: event, decision: 'block', reason } } : {};
-        return { decision: 'block', reason, ...specific, ...system };
+        if (dialect === 'vscode') return { hookSpecificOutput: { hookEventName: event, decision: 'block', reason }, ...system };
+        return { decision: 'block', reason, ...system };
       }
       return Object.keys(system).length ? system : null;
     case 'ignored':
+      if (event === 'PreCompact' && dialect === 'claude') return null;
+      return Object.keys(system).length ? system : null;
     case 'none':
       return Object.keys(system).length ? system : null;
   }

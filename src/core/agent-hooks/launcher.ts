@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
+import { RUNTIME_FOLDER } from '../files/runtime-folder';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';
@@ -28,10 +29,54 @@ const EXTENSION_DIRS = [
   '.local/share/code-server/extensions',
 ];
 const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
+const HOOKS_FILE_NAME = 'gsd-review-loop.json';
+const GITHUB_HOOKS_REL = `.github/hooks/${HOOKS_FILE_NAME}`;
+const JOURNAL = 'commit-journal.json';
 
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
 # finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the hook payload on stdin.
+# Answers that need no JavaScript runtime, so most events start no Node at all:
+event=""; host=""; prev=""
+for arg in "$@"; do
+  case "$prev" in --event) event="$arg" ;; --host) host="$arg" ;; esac
+  prev="$arg"
+done
+# Copilot CLI runs .claude/settings.json as well as .github/hooks: where our .github/hooks file is
+# installed it answers, and this entry stands aside (one bridge run per event).
+if [ "$host" = claude ] && [ "$COPILOT_CLI" = 1 ]; then
+  proj="\${COPILOT_PROJECT_DIR:-$PWD}"
+  if [ -f "$proj/${GITHUB_HOOKS_REL}" ] || [ -f "$HOME/.copilot/hooks/${HOOKS_FILE_NAME}" ]; then [ -t 0 ] || cat >/dev/null; exit 0; fi
+fi
+# A tool call with no review in flight has nothing to guard (hosts that ignore matchers, VS Code,
+# run this for every tool call). Read as the CLI writes the record (JSON, two-space indent): only a
+# record that plainly says "nothing" or "another unit" answers here; anything else goes to the bridge.
+if [ "$event" = PreToolUse ]; then
+  dir="$PWD"; gsd=""
+  while :; do
+    if [ -d "$dir/.gsd" ]; then gsd="$dir/.gsd"; break; fi
+    up="\${dir%/*}"; [ -n "$up" ] || up="/"
+    [ "$up" = "$dir" ] && break
+    dir="$up"
+  done
+  idle=""
+  if [ -z "$gsd" ]; then idle=1
+  elif [ ! -e "$gsd/${RUNTIME_FOLDER}/${JOURNAL}" ]; then
+    record="$gsd/${RUNTIME_FOLDER}/dispatch.json"
+    if [ ! -e "$record" ] && [ ! -L "$record" ]; then idle=1
+    elif [ -f "$record" ] && [ ! -L "$record" ]; then
+      l1=""; l2=""; l3=""
+      { IFS= read -r l1; IFS= read -r l2; IFS= read -r l3; } < "$record" 2>/dev/null
+      if [ "$l1" = "{" ]; then
+        case "$l2" in
+          '  "current": null,') idle=1 ;;
+          '  "current": {') case "$l3" in '    "unitType": "review-task",') ;; '    "unitType": "'*'",') idle=1 ;; esac ;;
+        esac
+      fi
+    fi
+  fi
+  if [ -n "$idle" ]; then [ -t 0 ] || cat >/dev/null; exit 0; fi
+fi
 cli=""
 runtime=""
 if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi

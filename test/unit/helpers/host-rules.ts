@@ -149,3 +149,25 @@ export function claudeContext(hookEventName: string, run: CommandRun): string | 
   const s = out && isObj(out.hookSpecificOutput) && out.hookSpecificOutput.hookEventName === hookEventName ? out.hookSpecificOutput : null;
   return s && typeof s.additionalContext === 'string' ? s.additionalContext : undefined;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Copilot CLI 1.0.102 (DESIGN.md section 5, from its shipped code and run live): context answers
+// (sessionStart, userPromptSubmitted, subagentStart) are read from a top-level `additionalContext`
+// only (a nested `hookSpecificOutput.additionalContext` is dropped); PreToolUse honours the nested
+// `hookSpecificOutput.permissionDecision` (`ask` in `-p` is a denial).
+// ---------------------------------------------------------------------------------------------
+export function copilotCliContext(run: CommandRun): string | undefined {
+  const out = claudeParse(run);
+  return out && typeof out.additionalContext === 'string' && out.additionalContext ? out.additionalContext : undefined;
+}
+
+export function copilotCliPermission(run: CommandRun): { decision?: string; reason?: string } {
+  const out = claudeParse(run);
+  const s = out && isObj(out.hookSpecificOutput) ? out.hookSpecificOutput : null;
+  return s && typeof s.permissionDecision === 'string' ? { decision: s.permissionDecision, reason: s.permissionDecisionReason as string } : {};
+}
+
+/** Claude Code PreCompact: whatever the hook prints is appended to the compaction instructions. */
+export function claudeCompactionAddition(run: CommandRun): string {
+  return run.status === 0 ? run.stdout : '';
+}

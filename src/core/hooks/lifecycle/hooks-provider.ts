@@ -179,7 +179,7 @@ export class DefaultHooksProvider implements HooksProvider {
 
   async onPreToolUse(input: PreToolUseInput): Promise<PreToolUseOutput | null> {
     const call = classifyToolCall(input.toolName, input.toolInput);
-    if (call.kind !== 'edit') return null;
+    if (call.kind !== 'edit' && call.kind !== 'unknown-edit') return null;
     const blocked = call.paths.find((p) => this.options.isProtectedPath(p));
     return blocked
       ? { permissionDecision: 'deny', reason: `${blocked} is GSD Review Loop's own record of dispatched units; it is written by gsd-review, not by hand.` }

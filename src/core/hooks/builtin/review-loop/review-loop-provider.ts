@@ -35,9 +35,24 @@ const STOP_GUARD = 'stopGuard';
 /** The unit our last Stop block handed to an agent, and in which session. */
 const STOP_DELIVERY = 'stopDelivery';
 
+/** Our reviewer at work on a review-task (SubagentStart to SubagentStop): Claude Code may run it in the background. */
+const REVIEWER_RUNNING = 'reviewerRunning';
+/** A reviewer not heard of for this long is taken as gone (its SubagentStop never came). */
+const REVIEWER_STALE_MS = 30 * 60_000;
+/** Stop blocks per unit (any turns): "never a third time for the same unit". */
+const MAX_STOP_BLOCKS = 2;
+
+interface ReviewerRunning {
+  agentId: string;
+  unitId: string;
+  dispatchedAt: string;
+  startedAt: number;
+}
+
 interface StopGuard {
   key: string;
   count: number;
+  sessionId?: string;
 }
 
 interface StopDelivery {
@@ -127,11 +142,19 @@ export class ReviewLoopProvider implements HooksProvider {
       if (host.runtimeGet<StopGuard | null>(STOP_GUARD)) host.runtimeSet(STOP_GUARD, null);
       return null;
     }
+    // Our reviewer still works on this very review (in the background): the main agent may stop; the
+    // reviewer's SubagentStop processes the review.
+    const current0 = host.currentUnit();
+    if (d.unitType === 'review-task' && ours(current0) && current0.unitType === 'review-task' && this.reviewerAtWork(host, current0)) return null;
     const key = `${d.unitType} ${d.unitId} cycle ${String(d.data?.cycle ?? '')}`;
     const guard = host.runtimeGet<StopGuard | null>(STOP_GUARD);
-    const count = input.stopHookActive ? (guard?.key === key ? guard.count + 1 : 1) : 0;
-    host.runtimeSet(STOP_GUARD, { key, count });
-    if (count >= 2) {
+    // Per session: another chat that stops on the same unit is offered it afresh.
+    const session = ctx.sessionId;
+    // Counted across turns: a turn the host starts on its own (a background agent's completion
+    // notice, stop_hook_active false) must not reset the bound.
+    const count = guard?.key === key && guard.sessionId === session ? guard.count + 1 : 1;
+    host.runtimeSet(STOP_GUARD, { key, count, sessionId: session });
+    if (count > MAX_STOP_BLOCKS) {
       // The agent was already kept working twice for this very unit without progress: let it stop.
       return { decision: 'allow', systemMessage: `GSD review loop: ${key} is still open; not keeping the agent working a third time. Run GSD: Next Unit when ready.` };
     }
@@ -149,6 +172,12 @@ export class ReviewLoopProvider implements HooksProvider {
     return { decision: 'block', reason: `GSD review loop: ${unit.reason ?? `${unit.unitType} ${unit.unitId}`}. ${how}\n\n${unit.prompt}` };
   }
 
+  /** Whether our reviewer, started on this review-task, has not stopped yet. */
+  private reviewerAtWork(host: LifecycleHost, unit: DispatchRecord): boolean {
+    const r = host.runtimeGet<ReviewerRunning | null>(REVIEWER_RUNNING);
+    return !!r && r.unitId === unit.unitId && r.dispatchedAt === unit.dispatchedAt && typeof r.startedAt === 'number' && Date.now() - r.startedAt < REVIEWER_STALE_MS;
+  }
+
   async onSubagentStart(input: SubagentStartInput, ctx: HookContext): Promise<SubagentStartOutput | null> {
     const host = ctx.host;
     // VS Code names a subagent by the agentName the model gave, or `default`: only our reviewer gets
@@ -161,6 +190,10 @@ export class ReviewLoopProvider implements HooksProvider {
       unit = (await host.dispatch()).decision as DispatchRecord | null;
       if (!unit) return null;
     }
+    const recorded = host.currentUnit();
+    if (recorded && recorded.unitType === 'review-task' && recorded.unitId === unit.unitId) {
+      host.runtimeSet(REVIEWER_RUNNING, { agentId: input.agentId, unitId: recorded.unitId, dispatchedAt: recorded.dispatchedAt, startedAt: Date.now() } satisfies ReviewerRunning);
+    }
     return { additionalContext: unit.prompt };
   }
 
@@ -171,6 +204,8 @@ export class ReviewLoopProvider implements HooksProvider {
   async onSubagentStop(input: SubagentStopInput, ctx: HookContext): Promise<StopOutput | null> {
     const host = ctx.host;
     if (!host) return null;
+    const running = host.runtimeGet<ReviewerRunning | null>(REVIEWER_RUNNING);
+    if (running && this.isReviewer(input.agentType) && (!running.agentId || !input.agentId || running.agentId === input.agentId)) host.runtimeSet(REVIEWER_RUNNING, null);
     const unit = host.currentUnit();
     if (!ours(unit) || unit.unitType !== 'review-task') return null;
     if (!reviewWritten(host, unit)) {
@@ -201,6 +236,13 @@ export class ReviewLoopProvider implements HooksProvider {
     const rel = reviewPathOf(unit);
     if (!rel) return null;
     const cycle = String(unit.data?.cycle);
+    if (call.kind === 'unknown-edit') {
+      // A tool the guard does not know, that may change files: fail closed, the user decides.
+      return {
+        permissionDecision: 'ask',
+        reason: `GSD review loop: review cycle ${cycle} of ${unit.unitId} is in progress and the reviewer only writes ${rel}. ${input.toolName} is a tool the guard does not know; allow it only if it changes no other file.`,
+      };
+    }
     if (call.kind === 'terminal') {
       return {
         permissionDecision: 'ask',
