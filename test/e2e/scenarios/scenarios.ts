@@ -104,9 +104,9 @@ function assertFullLoop(ctx: Ctx): void {
 export function defineScenarios(driver: HostDriver, notes: { pending?: Record<string, string> } = {}): void {
   let ctx: Ctx | null = null;
 
-  const start = async (options: LoopOptions, prepare: ((project: string) => void) | undefined, trusted = true): Promise<Ctx> => {
+  const start = async (options: LoopOptions, prepare: ((project: string) => void) | undefined, trusted = true, userHooks = false): Promise<Ctx> => {
     const world = makeWorld(prepare);
-    installHooks(world, driver.hookHost);
+    installHooks(world, driver.hookHost, { user: userHooks });
     driver.trust(world, trusted);
     const model = await startScriptedModel({ script: reviewLoopScript(driver.tools, world.project, options) });
     ctx = { driver, world, model, log: [] };
@@ -194,14 +194,14 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     assertReviewerHeldToItsFile(c, revs[0], 1);
   });
 
-  scenario('untrusted folder: a review dispatched from the terminal to --agent gsd-reviewer is still guarded', async () => {
-    // T02 done (its code and summary committed), then the user's terminal dispatch: `gsd-review next
-    // --apply` records the review and gives its prompt, which the host runs as the gsd-reviewer agent.
+  // T02 done (its code and summary committed), then the user's terminal dispatch: `gsd-review next
+  // --apply` records the review and gives its prompt, which the host runs as the gsd-reviewer agent.
+  const terminalReview = async (userHooks: boolean) => {
     const c = await start({}, (project) => {
       beforeT02(project);
       fs.writeFileSync(path.join(project, T02_SOURCE), SOURCES.v1);
       fs.writeFileSync(path.join(project, T02_SUMMARY), summary());
-    }, false);
+    }, false, userHooks);
     const unit = dispatchNext(c.world);
     assert.deepEqual([unit.unitType, unit.unitId], ['review-task', 'M002-k7q2xz/S02/T02'], 'the fixture is not at the review of T02');
     const r = await c.driver.run(c.world, c.model, unit.prompt, { label: 'run', agent: 'gsd-reviewer', timeoutMs: RUN_LIMIT_MS });
@@ -212,7 +212,11 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     const revs = reviewers(c.model);
     assert.ok(revs.length >= 1, 'the host did not run the review as the gsd-reviewer agent');
     assertReviewerHeldToItsFile(c, revs[0], 1);
-  });
+  };
+
+  scenario('untrusted folder: a review dispatched from the terminal to --agent gsd-reviewer is still guarded', () => terminalReview(false));
+
+  scenario('untrusted folder, hooks also installed for the user (--user): a terminal-dispatched review is guarded', () => terminalReview(true));
 
   scenario("Stop inside the reviewer is handled as the reviewer's stop", async () => {
     const c = await start({ reviewerStopsFirst: true }, beforeT02);
