@@ -42,7 +42,7 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
   }
   const options = { root, host: o.host, user: o.user, home, ...(projectKind ? { projectKind } : {}) };
   const plan = (o.uninstall ? planUninstall : planInstall)(options, readOrNull);
-  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes);
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes, home);
   if (!o.dryRun && !o.uninstall && result.conflicts.length === 0) {
     // The machine-specific part (this runtime and CLI) goes to the user's home, never the repository;
     // an extension's pointer is newer than ours and stays.

@@ -274,6 +274,100 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     });
   }
 
+  it('Copilot CLI: a Stop fired inside the reviewer is its SubagentStop: no fix cycle for it, and the main agent\'s Stop bound is untouched', () => {
+    const inst = setup('copilot-cli');
+    const stop = commandFor(inst.root, 'copilot-cli', 'Stop');
+    const main = (active: boolean) => copilotCliStopReason(runAs('copilot-cli', inst, stop, payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: active }, 'm')));
+    // DESIGN.md section 5: Stop also fires inside a subagent, carrying agent_id/agent_type/parent_agent_id.
+    const inReviewer = (active: boolean) => copilotCliStopReason(runAs('copilot-cli', inst, stop, payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: active, agent_id: 'r1', agent_type: 'gsd-reviewer', parent_agent_id: 'main' }, 'm')));
+    assert.match(main(false) ?? '', /review cycle 1 of 5 for T01/);
+    assert.match(copilotCliContext(runAs('copilot-cli', inst, commandFor(inst.root, 'copilot-cli', 'SubagentStart'), payload('copilot-cli', inst.root, 'SubagentStart', { agent_id: 'r1', agent_type: 'gsd-reviewer' }, 'm'))) ?? '', /review cycle 1 of at most 5/);
+    // The reviewer stops before writing: it is told to write its review, never to fix.
+    assert.match(inReviewer(false) ?? '', /write \.gsd\/milestones\/M001\/slices\/S01\/tasks\/T01-CODE-REVIEW\.md for review cycle 1/);
+    fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+    assert.equal(inReviewer(true), null);
+    // The main agent then gets the fix, twice if it stops without doing it: its bound was not used up.
+    assert.match(main(true) ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+    assert.match(main(false) ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+    // Kept working on it, it stops again: the fix counts as done and review cycle 2 follows.
+    assert.match(main(true) ?? '', /review cycle 2 of 5 for T01/);
+  });
+
+  it('Claude Code: while our reviewer runs in the background the main agent\'s Stop is not blocked, and the completion turn gets the fix', () => {
+    const inst = setup('claude-code');
+    const stop = commandFor(inst.root, 'claude-code', 'Stop');
+    const main = (active: boolean) => claudeStopReason(runAs('claude-code', inst, stop, payload('claude-code', inst.root, 'Stop', { stop_hook_active: active }, 'b')));
+    assert.match(main(false) ?? '', /review cycle 1 of 5 for T01/);
+    // The Agent tool starts the reviewer in the background (DESIGN.md section 5).
+    assert.ok(claudeContext('SubagentStart', runAs('claude-code', inst, commandFor(inst.root, 'claude-code', 'SubagentStart'), payload('claude-code', inst.root, 'SubagentStart', { agent_id: 'bg1', agent_type: 'gsd-reviewer' }, 'b'))));
+    assert.equal(main(true), null);
+    // A background-completion notice starts a new turn (stop_hook_active false): still no "review it now".
+    assert.equal(main(false), null);
+    fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+    const done = runAs('claude-code', inst, commandFor(inst.root, 'claude-code', 'SubagentStop'), payload('claude-code', inst.root, 'SubagentStop', { agent_id: 'bg1', agent_type: 'gsd-reviewer', stop_hook_active: false }, 'b'));
+    assert.equal(claudeStopReason(done), null);
+    assert.match(main(false) ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+    // The same unit is not pushed a third time, whatever turns the host starts.
+    assert.match(main(false) ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+    assert.equal(main(false), null);
+  });
+
+  for (const host of ['vscode-local', 'copilot-cli', 'claude-code'] as const) {
+    it(`${host}: during a review a tool call the bridge cannot read is asked, never let through; outside a review it is never stopped`, () => {
+      const inst = setup(host);
+      const guard = commandFor(inst.root, host, 'PreToolUse');
+      const decision = (run: CommandRun) => (host === 'claude-code' ? claudePermission(run).decision : host === 'copilot-cli' ? copilotCliPermission(run).decision : vscodePermission([run]).decision);
+      const broken = (): CommandRun => {
+        const env = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : host === 'copilot-cli' ? { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root } : {};
+        const r = spawnSync('/bin/sh', ['-c', guard], { cwd: inst.root, input: '{"hook_event_name": "PreToolUse", "tool_name": "Write", ', encoding: 'utf8', env: { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: inst.cli, ...env } });
+        return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+      };
+      assert.equal(broken().stdout, '');
+      runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'f'));
+      assert.equal(decision(broken()), 'ask');
+    });
+  }
+
+  it('Copilot CLI runs our .claude entry as well: with our .github/hooks file there it stands aside without starting Node, and the .github one answers', () => {
+    const root = project();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    install(root, 'claude', home);
+    install(root, 'copilot-cli', home);
+    const inst = { root, home, cli };
+    for (const event of ['Stop', 'PreToolUse', 'SessionStart']) {
+      // No node on PATH and no CLI to find: a launcher that tried to start the bridge would say so on stderr.
+      const aside = runAs('copilot-cli', inst, commandFor(root, 'claude-code', event), payload('copilot-cli', root, event, { stop_hook_active: false, tool_name: 'Write', tool_input: { path: 'src/invoice.ts' } }, 'd'), { PATH: pathWithoutNode(), GSD_REVIEW_CLI: '' });
+      assert.deepEqual([aside.status, aside.stdout, aside.stderr], [0, '', ''], event);
+    }
+    assert.match(copilotCliStopReason(runAs('copilot-cli', inst, commandFor(root, 'copilot-cli', 'Stop'), payload('copilot-cli', root, 'Stop', { stop_hook_active: false }, 'd'))) ?? '', /review cycle 1 of 5 for T01/);
+  });
+
+  it('user-level hooks run no repository hook code: --untrusted in every command; a project\'s own install may', () => {
+    const marker = (root: string) => path.join(root, 'repository-hook-ran');
+    const withRepoHook = (): string => {
+      const root = project();
+      const m = marker(root);
+      fs.writeFileSync(path.join(root, '.gsd/PREFERENCES.md'), `---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n    - name: repo-policy\n      source: repo-policy\n---\n`);
+      fs.mkdirSync(path.join(root, '.gsd/extensions/repo-policy'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.gsd/extensions/repo-policy/gsd-hooks.js'), `require('node:fs').writeFileSync(${JSON.stringify(m)}, 'ran');\nmodule.exports = function () {};\n`);
+      return root;
+    };
+    const userRoot = withRepoHook();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    const plan = planInstall({ root: userRoot, host: 'claude', user: true, home }, readOrNull);
+    assert.deepEqual(applyFileChanges(plan.changes).conflicts, []);
+    const settings = JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8'));
+    const userStop = settings.hooks.Stop[0].hooks[0].command as string;
+    const r = runAs('claude-code', { root: userRoot, home, cli }, userStop, payload('claude-code', userRoot, 'Stop', { stop_hook_active: false }, 'u'));
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!fs.existsSync(marker(userRoot)), 'a user-level hook ran the repository\'s hook code');
+    // The same project with its own (project-level) install: its hook code is the project's choice.
+    const projectRoot = withRepoHook();
+    install(projectRoot, 'claude', home);
+    runAs('claude-code', { root: projectRoot, home, cli }, commandFor(projectRoot, 'claude-code', 'Stop'), payload('claude-code', projectRoot, 'Stop', { stop_hook_active: false }, 'u'));
+    assert.ok(fs.existsSync(marker(projectRoot)));
+  });
+
   it('VS Code reading .claude/settings.json as well runs our bridge once per event', () => {
     const root = project();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));

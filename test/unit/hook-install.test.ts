@@ -195,3 +195,62 @@ describe('agent hook install and uninstall', () => {
     });
   });
 });
+
+describe('agent hook install: the user\'s hooks entry by entry', () => {
+  // A settings file with comments (Claude Code reads JSON with comments) and a hook of the user's that
+  // was added into one of our matcher groups after our install.
+  it('re-install and uninstall keep a hook the user put into our group, the comments, and the file', () => {
+    const root = writeTree({ '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'X', [{ id: 'S01', title: 'Y' }]) });
+    const h = home();
+    const file = path.join(root, '.claude/settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{\n  // team settings\n  "model": "sonnet"\n}\n');
+    applyFileChanges(planInstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    // The user adds a hook of their own into our Stop group.
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8').replace('// team settings', ''));
+    const ourStop = settings.hooks.Stop[0];
+    assert.match(ourStop.hooks[0].command, /gsd-review-loop\.sh/);
+    const text = fs.readFileSync(file, 'utf8');
+    const at = text.indexOf('"hooks": [', text.indexOf('"Stop"')) + '"hooks": ['.length;
+    const mine = '\n          { "type": "command", "command": "notify-send done" }, // mine';
+    fs.writeFileSync(file, text.slice(0, at) + mine + text.slice(at));
+    const withMine = fs.readFileSync(file, 'utf8');
+    // Re-install: ours is taken out entry by entry and put back; the user's stays.
+    assert.deepEqual(applyFileChanges(planInstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes).conflicts, []);
+    const after = fs.readFileSync(file, 'utf8');
+    assert.ok(after.includes('notify-send done'), 'the user\'s hook is gone after re-install');
+    assert.ok(after.includes('// team settings') && after.includes('// mine'));
+    assert.deepEqual(planInstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes, []);
+    // Uninstall: only our entries go; the file (with the user's hook and comments) stays.
+    applyFileChanges(planUninstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    const left = fs.readFileSync(file, 'utf8');
+    assert.ok(left.includes('notify-send done') && left.includes('// team settings') && left.includes('"model": "sonnet"'));
+    assert.ok(!left.includes('gsd-review-loop.sh'));
+    assert.notEqual(left, withMine);
+  });
+
+  it('uninstall never deletes a settings file that holds anything of the user\'s', () => {
+    const root = writeTree({ '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'X', [{ id: 'S01', title: 'Y' }]) });
+    const h = home();
+    applyFileChanges(planInstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    const file = path.join(root, '.claude/settings.json');
+    // Added after our install, beside our hooks.
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^\{/, '{\n  "env": { "A": "1" },'));
+    applyFileChanges(planUninstall({ root, host: 'claude', user: false, home: h }, readOrNull).changes);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { env: { A: '1' } });
+  });
+
+  it('uninstall and Undo remove the folders the install created, once empty, and never one that was there', () => {
+    const root = writeTree({ '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'X', [{ id: 'S01', title: 'Y' }]), '.github/workflows/ci.yml': 'on: push\n' });
+    const h = home();
+    const dirs = () => ['.github', '.github/hooks', '.github/agents', '.claude', '.claude/hooks', '.claude/agents'].filter((d) => fs.existsSync(path.join(root, d)));
+    for (const host of ['claude', 'vscode'] as const) applyFileChanges(planInstall({ root, host, user: false, home: h }, readOrNull).changes, h);
+    for (const host of ['claude', 'vscode'] as const) applyFileChanges(planUninstall({ root, host, user: false, home: h }, readOrNull).changes, h);
+    assert.deepEqual(dirs(), ['.github']);
+    const { applied } = applyFileChanges(planInstall({ root, host: 'vscode', user: false, home: h }, readOrNull).changes, h);
+    fs.writeFileSync(path.join(root, '.github/hooks/lint.json'), '{}\n');
+    revertFileChanges(applied, h);
+    // Not empty: the user's file keeps .github/hooks; .github/agents was ours and empty.
+    assert.deepEqual(dirs(), ['.github', '.github/hooks']);
+  });
+});

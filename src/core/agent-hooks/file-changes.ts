@@ -22,6 +22,56 @@ export interface FileChange {
   purpose: string;
   /** The folder it must stay in (the repository, for a repository install); absent for user-level files. */
   root?: string;
+  /** Folders that writing it created (set when applied): Undo removes them again once empty. */
+  createdDirs?: string[];
+}
+
+/** Folders an install created, kept in the user's home so a later uninstall removes only those. */
+const CREATED_FOLDERS = path.join('.gsd-review-loop', 'created-folders.json');
+
+function readCreated(home: string | undefined): string[] {
+  if (!home) return [];
+  try {
+    const list = JSON.parse(readBoundedText(path.join(home, CREATED_FOLDERS), 1024 * 1024) ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((d): d is string => typeof d === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeCreated(home: string | undefined, list: string[]): void {
+  if (!home) return;
+  try {
+    const file = path.join(home, CREATED_FOLDERS);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    replaceAtomically(file, JSON.stringify([...new Set(list)].sort(), null, 2) + '\n');
+  } catch {
+    // best effort: without the record, an uninstall leaves the folders
+  }
+}
+
+/** The folders above `file` that do not exist yet, outermost first. */
+function missingDirs(file: string): string[] {
+  const out: string[] = [];
+  for (let d = path.dirname(file); !fs.existsSync(d); d = path.dirname(d)) {
+    out.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  return out;
+}
+
+/** Removes those of `dirs` that are empty, deepest first; rmdir refuses a folder with anything in it. Returns the ones removed. */
+function removeEmpty(dirs: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const d of [...new Set(dirs)].sort((a, b) => b.length - a.length)) {
+    try {
+      fs.rmdirSync(d);
+      removed.push(d);
+    } catch {
+      // not empty, or gone already: left as it is
+    }
+  }
+  return removed;
 }
 
 /** Reads a file's text for a plan of changes; null when it does not exist. */
@@ -48,9 +98,17 @@ export interface ApplyResult {
   conflicts: string[];
 }
 
-export function applyFileChanges(changes: readonly FileChange[]): ApplyResult {
+/**
+ * Applies the changes. With `home`, the folders it creates are recorded there, and a deletion removes
+ * the recorded folders it leaves empty (uninstall); a change that carries `createdDirs` (Undo) removes
+ * those once empty. A folder that was there before is never removed.
+ */
+export function applyFileChanges(changes: readonly FileChange[], home?: string): ApplyResult {
   const applied: FileChange[] = [];
   const conflicts: string[] = [];
+  let created = readCreated(home);
+  const before = created.length;
+  let recordChanged = false;
   for (const c of changes) {
     try {
       const real = c.root ? confineTo(c.root, c.file) : realPathOf(c.file);
@@ -61,21 +119,34 @@ export function applyFileChanges(changes: readonly FileChange[]): ApplyResult {
       if (c.after === null) {
         // The name itself goes (a link of the user's, not its target).
         fs.rmSync(path.join(realPathOf(path.dirname(c.file)), path.basename(c.file)), { force: true });
+        const ours = [...(c.createdDirs ?? []), ...created.filter((d) => isWithin(d, path.dirname(c.file)))];
+        const removed = removeEmpty(ours);
+        if (removed.length) {
+          created = created.filter((d) => !removed.includes(d));
+          recordChanged = true;
+        }
+        applied.push(c);
       } else {
+        const fresh = missingDirs(real);
         fs.mkdirSync(path.dirname(real), { recursive: true });
         replaceAtomically(real, c.after);
         // Launchers are run with `sh`, but an executable bit makes them runnable by hand too.
         if (c.before === null && c.after.startsWith('#!')) fs.chmodSync(real, 0o755);
+        if (fresh.length) {
+          created.push(...fresh);
+          recordChanged = true;
+        }
+        applied.push(fresh.length ? { ...c, createdDirs: fresh } : c);
       }
-      applied.push(c);
     } catch (error) {
       conflicts.push((error as Error).message.startsWith(c.file) ? (error as Error).message : `${c.file}: ${(error as Error).message}`);
     }
   }
+  if (recordChanged || created.length !== before) writeCreated(home, created);
   return { applied, conflicts };
 }
 
 /** Undo: each file back to what it was, if it still holds what we wrote. */
-export function revertFileChanges(applied: readonly FileChange[]): ApplyResult {
-  return applyFileChanges(applied.map((c) => ({ ...c, before: c.after, after: c.before })).reverse());
+export function revertFileChanges(applied: readonly FileChange[], home?: string): ApplyResult {
+  return applyFileChanges(applied.map((c) => ({ ...c, before: c.after, after: c.before })).reverse(), home);
 }

@@ -65,11 +65,37 @@ export function removeNode(text: string, node: Node): string {
   const i = siblings.indexOf(node);
   const end = node.offset + node.length;
   if (i > 0) {
+    // The comma after the previous sibling and the node's own line go; a comment between them (the
+    // user's, after their own entry) stays.
     const prev = siblings[i - 1];
-    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+    const comma = commaAfter(text, prev.offset + prev.length, node.offset);
+    if (comma === -1) return text.slice(0, prev.offset + prev.length) + text.slice(end);
+    let start = node.offset;
+    while (start > comma + 1 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    if (start > comma + 1 && text[start - 1] === '\n') start--;
+    if (start > comma + 1 && text[start - 1] === '\r') start--;
+    return text.slice(0, comma) + text.slice(comma + 1, start) + text.slice(end);
   }
   if (siblings.length > 1) return text.slice(0, node.offset) + text.slice(siblings[1].offset);
   return text.slice(0, container.offset + 1) + text.slice(container.offset + container.length - 1);
+}
+
+/** The offset of the separating comma between `from` and `to`, skipping white space and comments; -1 if none. */
+function commaAfter(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to) {
+    const c = text[i];
+    if (c === ',') return i;
+    if (c === '/' && text[i + 1] === '/') {
+      const nl = text.indexOf('\n', i);
+      i = nl === -1 ? to : nl + 1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close === -1 ? to : close + 2;
+    } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
+    else return -1;
+  }
+  return -1;
 }
 
 export function nodeAt(root: Node, path: JSONPath): Node | undefined {
