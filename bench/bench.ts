@@ -9,6 +9,7 @@ import { ProjectFiles } from '../src/core/state/project-files';
 import { StateIndex } from '../src/core/state/state-index';
 import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
+import { hostHooksBench } from './host-hooks-bench';
 import { databaseBench } from './database-bench';
 import { frontmatterBench } from './frontmatter-bench';
 import { parsersBench } from './parsers-bench';
@@ -97,10 +98,30 @@ function stateBench(tasks: number): number {
   return cold;
 }
 
+/** A project whose next unit is the review of T01 (GSD's file shapes, as the unit tests write them). */
+function reviewProject(): string {
+  const root = fs.mkdtempSync(path.join(benchDir, 'host-hooks-'));
+  const S = '.gsd/milestones/M001/slices/S01';
+  const files: Record<string, string> = {
+    '.gsd/PREFERENCES.md': '---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n---\n',
+    '.gsd/milestones/M001/M001-ROADMAP.md': '# M001: Invoicing\n\n**Vision:** Invoicing works end to end.\n\n## Slices\n\n- [ ] **S01: Invoice PDFs** `risk:medium` `depends:[]`\n  > After this: Invoice PDFs can be demonstrated.\n',
+    [`${S}/S01-PLAN.md`]: '# S01: Invoice PDFs\n\n**Goal:** Invoice PDFs.\n\n## Tasks\n\n- [x] **T01: Render invoice** `est:30m`\n  - Files: `src/t01.ts`\n  - Verify: `npm test -- --grep T01`\n- [ ] **T02: Attach logo** `est:30m`\n  - Files: `src/t02.ts`\n  - Verify: `npm test -- --grep T02`\n',
+    [`${S}/tasks/T01-PLAN.md`]: '# T01: Render invoice\n',
+    [`${S}/tasks/T02-PLAN.md`]: '# T02: Attach logo\n',
+    [`${S}/tasks/T01-SUMMARY.md`]: '---\nid: T01\nparent: S01\nmilestone: M001\nkey_files:\n  - src/t01.ts\nkey_decisions:\n  - none\nduration: 25m\nverification_result: passed\ncompleted_at: 2026-11-20T10:00:00Z\nblocker_discovered: false\n---\n\n# T01: Render invoice\n\n**Did what T01 planned.**\n\n## What Happened\n\nImplemented.\n\n## Verification\n\n`npm test` passes.\n\n## Known Issues\n\nNone.\n\n## Files Created/Modified\n\n- `src/t01.ts` — implementation\n',
+    'src/t01.ts': 'export const invoice = 1;\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks|database: one part alone (seconds instead of minutes;
+  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks|host-hooks|database: one part alone (seconds instead of minutes;
   // database: `state --json` on a GSD-2 database project).
   const only = process.env.GSD_BENCH_ONLY;
   const part = (name: string) => !only || only === name;
@@ -119,6 +140,8 @@ async function main(): Promise<void> {
   if (part('hooks')) await hooksBench(benchDir);
   const hookTree = sizes.includes(1000) ? 1000 : Math.min(...sizes);
   if (part('agent-hooks')) agentHookBench(cli, tree(hookTree).root, hookTree);
+  // host-hooks: the processes each host starts for a reviewer's tool calls, with our files installed.
+  if (part('host-hooks')) hostHooksBench(cli, reviewProject);
   if (part('database')) await databaseBench(repoRoot, benchDir, cli, largest);
 }
 

@@ -27,7 +27,7 @@ function fenceFor(text: string): string {
 
 /** The preview document: each change with its purpose and, unless deleted, the file's new text. */
 export function installPreview(root: string, changes: readonly FileChange[], skipped: readonly string[], t: Translate, notes: readonly string[] = []): string {
-  const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) only in the gsd-reviewer agent.`, ''];
+  const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) acts only while a review is in flight.`, ''];
   for (const c of changes) {
     const rel = path.relative(root, c.file) || c.file;
     lines.push(`## ${changeVerb(c, t)} ${rel}`, '', c.purpose, '');

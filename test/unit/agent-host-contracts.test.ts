@@ -268,8 +268,17 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
         const inst = setup(host);
         const guard = commandFor(inst.root, host, 'PreToolUse');
         const tool = host === 'claude-code' ? ['Write', { file_path: path.join(inst.root, 'src/invoice.ts'), content: 'x' }] : host === 'copilot-cli' ? ['edit', { path: path.join(inst.root, 'src/invoice.ts'), old_str: 'a', new_str: 'b' }] : ['create_file', { filePath: path.join(inst.root, 'src/invoice.ts'), content: 'x' }];
-        const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool[0], tool_input: tool[1] }, 'o'));
-        assert.deepEqual([run.status, run.stdout], [0, '']);
+        // No node and no CLI to be found: the launcher answers in the shell (a Node start would say so on stderr).
+        const bare = { PATH: pathWithoutNode(), GSD_REVIEW_CLI: '' };
+        const run = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool[0], tool_input: tool[1] }, 'o'), bare);
+        assert.deepEqual([run.status, run.stdout, run.stderr], [0, '', '']);
+        // After a review completes (the record keeps it as `current`, with its completion time): the same.
+        runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'o'));
+        fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'approved', []));
+        runAs(host, inst, commandFor(inst.root, host, 'SubagentStop'), payload(host, inst.root, 'SubagentStop', { agent_id: 'a', agent_type: 'gsd-reviewer', stop_hook_active: false }, 'o'));
+        assert.match(fs.readFileSync(dispatchLogFile(path.join(inst.root, '.gsd')), 'utf8'), /"completedAt"/);
+        const after = runAs(host, inst, guard, payload(host, inst.root, 'PreToolUse', { tool_name: tool[0], tool_input: tool[1] }, 'o'), bare);
+        assert.deepEqual([after.status, after.stdout, after.stderr], [0, '', '']);
       });
     });
   }

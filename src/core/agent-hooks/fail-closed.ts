@@ -23,10 +23,13 @@ export function reviewInFlight(gsdDir: string): boolean {
   }
   if (text === null) return false;
   try {
-    const record = JSON.parse(text) as { current?: { unitType?: unknown } | null };
+    const record = JSON.parse(text) as { current?: { unitType?: unknown; completedAt?: unknown } | null };
     if (!record || typeof record !== 'object') return true;
     if (record.current === null || record.current === undefined) return false;
-    return typeof record.current !== 'object' || record.current.unitType === 'review-task' || typeof record.current.unitType !== 'string';
+    if (typeof record.current !== 'object') return true;
+    // A completed unit stays `current`, with its completion time.
+    if (typeof record.current.completedAt === 'string') return false;
+    return record.current.unitType === 'review-task' || typeof record.current.unitType !== 'string';
   } catch {
     return true;
   }

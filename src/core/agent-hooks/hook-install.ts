@@ -117,7 +117,8 @@ function githubEntry(l: Layout, event: string): Record<string, unknown> {
 
 function githubHooksFile(l: Layout): string {
   const hooks: Record<string, unknown[]> = {};
-  for (const event of INSTALLED_EVENTS) hooks[event] = [githubEntry(l, event)];
+  // Copilot CLI honours a matcher here (VS Code ignores it, and the launcher's fast path answers there).
+  for (const event of INSTALLED_EVENTS) hooks[event] = [{ ...(event === 'PreToolUse' ? { matcher: guardMatcher(['copilot-cli', 'claude']) } : {}), ...githubEntry(l, event) }];
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 

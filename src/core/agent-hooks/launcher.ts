@@ -65,14 +65,25 @@ if [ "$event" = PreToolUse ]; then
     record="$gsd/${RUNTIME_FOLDER}/dispatch.json"
     if [ ! -e "$record" ] && [ ! -L "$record" ]; then idle=1
     elif [ -f "$record" ] && [ ! -L "$record" ]; then
-      l1=""; l2=""; l3=""
-      { IFS= read -r l1; IFS= read -r l2; IFS= read -r l3; } < "$record" 2>/dev/null
-      if [ "$l1" = "{" ]; then
-        case "$l2" in
-          '  "current": null,') idle=1 ;;
-          '  "current": {') case "$l3" in '    "unitType": "review-task",') ;; '    "unitType": "'*'",') idle=1 ;; esac ;;
-        esac
-      fi
+      # The unit in flight is "current" without "completedAt" (a completed one stays there).
+      idle=$( {
+        IFS= read -r l1; IFS= read -r l2; IFS= read -r l3
+        if [ "$l1" = "{" ]; then
+          case "$l2" in
+            '  "current": null,') echo 1 ;;
+            '  "current": {')
+              case "$l3" in
+                '    "unitType": "review-task",')
+                  n=0
+                  while [ $n -lt 500 ] && IFS= read -r line; do
+                    n=$((n + 1))
+                    case "$line" in '    "completedAt": '*) echo 1; break ;; '  }'*) break ;; esac
+                  done ;;
+                '    "unitType": "'*'",') echo 1 ;;
+              esac ;;
+          esac
+        fi
+      } < "$record" 2>/dev/null )
     fi
   fi
   if [ -n "$idle" ]; then [ -t 0 ] || cat >/dev/null; exit 0; fi

@@ -1,0 +1,116 @@
+// What each host starts for a reviewer's tool calls with our hooks installed (GSD_BENCH_ONLY=host-hooks):
+// the installed files, the installed commands run through `sh` as each host runs them, each host's
+// matcher rule applied to each call (DESIGN.md section 5: Claude Code tests the matcher as a regex,
+// Copilot CLI full-matches it and runs both `.github/hooks` and `.claude/settings.json`, VS Code
+// ignores matchers). Node starts are counted by a preload that records each start; `sh` processes are
+// the commands run. Then the cost of a tool call with nothing under review (the launcher's shell fast
+// path, no Node) against `node -e 0` of the same run.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { applyFileChanges, readOrNull } from '../src/core/agent-hooks/file-changes';
+import { planInstall } from '../src/core/agent-hooks/hook-install';
+import { fmt, median, ratio } from './measure';
+
+type Host = 'vscode' | 'claude' | 'copilot-cli';
+
+/** A reviewer's 100 tool calls: mostly reads and searches, some edits of the review, a few commands. */
+function reviewerCalls(root: string, review: string): Array<[string, Record<string, unknown>]> {
+  const calls: Array<[string, Record<string, unknown>]> = [];
+  for (let i = 0; i < 100; i++) {
+    const k = i % 10;
+    if (k < 7) calls.push(['read', { path: path.join(root, `src/f${i}.ts`) }]);
+    else if (k < 9) calls.push(['edit', { path: review }]);
+    else calls.push(['terminal', { command: 'npm test' }]);
+  }
+  return calls;
+}
+
+/** Each host's tool names for a read, an edit and a command. */
+const NAMES: Record<Host, Record<string, string>> = {
+  vscode: { read: 'read_file', edit: 'create_file', terminal: 'run_in_terminal' },
+  claude: { read: 'Read', edit: 'Write', terminal: 'Bash' },
+  'copilot-cli': { read: 'view', edit: 'edit', terminal: 'bash' },
+};
+
+function fieldsFor(host: Host, kind: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (kind === 'terminal') return input;
+  if (host === 'vscode') return { filePath: input.path };
+  if (host === 'claude') return { file_path: input.path, ...(kind === 'edit' ? { content: 'x' } : {}) };
+  return { path: input.path, ...(kind === 'edit' ? { old_str: 'a', new_str: 'b' } : {}) };
+}
+
+interface Entry {
+  command: string;
+  matcher?: string;
+}
+
+/** The PreToolUse entries a host runs for a tool, by its own matcher rule. */
+function entriesFor(host: Host, root: string, tool: string): Entry[] {
+  const github = JSON.parse(fs.readFileSync(path.join(root, '.github/hooks/gsd-review-loop.json'), 'utf8')).hooks.PreToolUse as Array<Record<string, string>>;
+  const claude = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')).hooks.PreToolUse as Array<{ matcher?: string; hooks: Array<{ command: string }> }>;
+  const fromGithub = github.map((e) => ({ command: e.linux ?? e.bash ?? e.command, ...(e.matcher ? { matcher: e.matcher } : {}) }));
+  const fromClaude = claude.flatMap((g) => g.hooks.map((h) => ({ command: h.command, ...(g.matcher ? { matcher: g.matcher } : {}) })));
+  if (host === 'vscode') return fromGithub; // matchers ignored; .claude only with chat.useClaudeHooks
+  if (host === 'claude') return fromClaude.filter((e) => !e.matcher || new RegExp(e.matcher).test(tool));
+  return [...fromGithub, ...fromClaude].filter((e) => !e.matcher || new RegExp(`^(?:${e.matcher})$`).test(tool));
+}
+
+function hostEnv(host: Host, root: string, home: string, counter: string, cli: string): NodeJS.ProcessEnv {
+  const own = host === 'claude' ? { CLAUDE_PROJECT_DIR: root } : host === 'copilot-cli' ? { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root } : {};
+  return { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, NODE_OPTIONS: `--require ${counter}`, ...own };
+}
+
+export function hostHooksBench(cli: string, makeProject: () => string): void {
+  const root = makeProject();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-bench-home-'));
+  for (const host of ['vscode', 'claude'] as const) applyFileChanges(planInstall({ root, host, user: false, home }, readOrNull).changes);
+  const starts = path.join(home, 'node-starts');
+  const counter = path.join(home, 'count.js');
+  fs.writeFileSync(counter, `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'x');\n`);
+  const nodeStarts = () => (fs.existsSync(starts) ? fs.readFileSync(starts, 'utf8').length : 0);
+  const review = path.join(root, '.gsd/milestones/M001/slices/S01/tasks/T01-CODE-REVIEW.md');
+
+  console.log('\n## Hook processes per host for 100 reviewer tool calls (70 reads, 20 edits of the review, 10 commands)');
+  console.log('host           review in flight   sh processes   Node processes');
+  for (const inFlight of [true, false]) {
+    if (inFlight) spawnSync(process.execPath, [cli, 'hook', '--event', 'SubagentStart'], { cwd: root, input: JSON.stringify({ hook_event_name: 'SubagentStart', cwd: root, agent_type: 'gsd-reviewer', agent_id: 'r' }), env: { ...process.env, HOME: home } });
+    for (const host of ['vscode', 'claude', 'copilot-cli'] as const) {
+      let sh = 0;
+      const before = nodeStarts();
+      for (const [kind, input] of reviewerCalls(root, review)) {
+        const tool = NAMES[host][kind];
+        for (const e of entriesFor(host, root, tool)) {
+          sh++;
+          const payload = { hook_event_name: 'PreToolUse', session_id: 'b', cwd: root, tool_name: tool, tool_input: fieldsFor(host, kind, input), ...(host === 'claude' ? { permission_mode: 'default' } : { timestamp: new Date().toISOString() }) };
+          spawnSync('/bin/sh', ['-c', e.command], { cwd: root, input: JSON.stringify(payload), env: hostEnv(host, root, home, counter, cli), stdio: ['pipe', 'ignore', 'ignore'] });
+        }
+      }
+      console.log(`${host.padEnd(14)} ${String(inFlight).padEnd(18)} ${String(sh).padStart(12)}   ${String(nodeStarts() - before).padStart(14)}`);
+    }
+    if (inFlight) {
+      // The review ends: nothing is in flight for the second round.
+      fs.writeFileSync(review, '---\ntask: T01\ncycle: 1\nverdict: approved\n---\n# Code review: T01 (cycle 1)\n## Issues\n## Notes\n');
+      spawnSync(process.execPath, [cli, 'complete'], { cwd: root, env: { ...process.env, HOME: home }, stdio: 'ignore' });
+    }
+  }
+
+  // One irrelevant tool call (VS Code runs every one), nothing under review: the installed command.
+  const vscodeGuard = entriesFor('vscode', root, 'read_file')[0].command;
+  const payload = JSON.stringify({ hook_event_name: 'PreToolUse', timestamp: new Date().toISOString(), cwd: root, tool_name: 'read_file', tool_input: { filePath: path.join(root, 'src/a.ts') } });
+  const bare: number[] = [];
+  const fast: number[] = [];
+  const time = (cmd: string, args: string[], input: string, env: NodeJS.ProcessEnv) => {
+    const t = process.hrtime.bigint();
+    spawnSync(cmd, args, { cwd: root, input, env, stdio: ['pipe', 'ignore', 'ignore'] });
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  for (let r = 0; r < 21; r++) {
+    bare.push(time(process.execPath, ['-e', '0'], '', process.env));
+    fast.push(time('/bin/sh', ['-c', vscodeGuard], payload, { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli }));
+  }
+  const b = median(bare);
+  console.log(`\nnode -e 0                                          ${fmt(b)} ms`);
+  console.log(`irrelevant tool call, nothing under review (sh)    ${fmt(median(fast))} ms   ${ratio(median(fast), b)} node -e 0 (no Node started)`);
+}
