@@ -1,8 +1,8 @@
-// `npm test`: type-check, lint, unit tests (mocha), the end-to-end suite in which the real Claude Code
-// and Copilot CLI run the review loop against a scripted model (docs/testing-with-real-hosts.md), the
-// same loop run live by VS Code's Local agent (docs/vscode-agent-live.md), the integration suite
-// inside a real VS Code on the floor of engines.vscode and on the latest code-server
-// (GSD_CODE_SERVER_VERSION picks others), and the .vsix installed by both.
+// `npm test`: type-check, lint, unit tests (mocha), the integration suite inside a real VS Code on the
+// floor of engines.vscode and on the latest code-server (GSD_CODE_SERVER_VERSION picks others), the
+// .vsix installed by both, then the end-to-end suites: the real Claude Code and Copilot CLI run the
+// review loop against a scripted model (docs/testing-with-real-hosts.md), and so does VS Code's Local
+// agent in the real workbench (docs/vscode-agent-live.md).
 // Streams each step's output, says so when a step has been silent for a while, and ends with one
 // plain line that counts every test: "tests: N passed, N failed".
 import { spawn } from 'node:child_process';
@@ -16,11 +16,11 @@ const steps = [
   ['unit tests', 'npx', ['mocha']],
   ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs']],
   ['build', 'node', ['esbuild.mjs']],
+  ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
+  ['package: the .vsix installed by VS Code 1.100.3 and the latest', 'node', ['scripts/packaging/check-vsix.mjs']],
   ['end-to-end tests with the real agent hosts (Claude Code, Copilot CLI)', 'npx', ['mocha', '--config', 'test/e2e/mocharc.json']],
   // The latest code-server only: agent hooks need a recent VS Code (docs/vscode-agent-live.md).
   ["end-to-end tests with VS Code's Local agent in the real workbench (latest code-server)", 'npx', ['mocha', '--config', 'test/e2e/vscode-agent.mocharc.json']],
-  ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
-  ['package: the .vsix installed by VS Code 1.100.3 and the latest', 'node', ['scripts/packaging/check-vsix.mjs']],
 ];
 const QUIET_MS = 10_000;
 

@@ -10,5 +10,10 @@ describe(`${driver.title} (real host, scripted model on 127.0.0.1)`, function ()
     this.timeout(15 * 60_000);
     await driver.install();
   });
-  defineScenarios(driver);
+  defineScenarios(driver, {
+    pending: {
+      'untrusted folder: the reviewer guard still holds (Stop hands the review to gsd-reviewer)':
+        'Copilot CLI defers every repository hook (.github/hooks and the agent file\'s) until the folder is trusted, so in an untrusted folder no Stop hands a review to gsd-reviewer and there is no review to guard; the terminal-dispatch scenario below covers the untrusted case here',
+    },
+  });
 });

@@ -62,13 +62,18 @@ export function makeWorld(prepare?: (project: string) => void): World {
   };
 }
 
-/** `gsd-review install-hooks --host H` in the project, as a user runs it; commits what it wrote. */
-export function installHooks(world: World, host: 'claude' | 'copilot-cli'): string {
-  const out = execFileSync(process.execPath, [CLI, 'install-hooks', '--host', host, '--root', world.project], {
-    cwd: world.project,
-    encoding: 'utf8',
-    env: { ...process.env, HOME: world.home },
-  });
+/**
+ * `gsd-review install-hooks --host H` in the project, as a user runs it, and commits what it wrote;
+ * `user`: `--user` as well (the hooks in the temporary HOME, for every folder).
+ */
+export function installHooks(world: World, host: 'claude' | 'copilot-cli', o: { user?: boolean } = {}): string {
+  const install = (extra: string[]) =>
+    execFileSync(process.execPath, [CLI, 'install-hooks', '--host', host, '--root', world.project, ...extra], {
+      cwd: world.project,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: world.home },
+    });
+  const out = install([]) + (o.user ? install(['--user']) : '');
   git(world.project, ['add', '-A']);
   git(world.project, ['-c', 'user.email=e2e@example.invalid', '-c', 'user.name=e2e', 'commit', '-q', '-m', `hooks for ${host}`]);
   return out;
@@ -78,4 +83,14 @@ export function installHooks(world: World, host: 'claude' | 'copilot-cli'): stri
 export function beforeT02(project: string): void {
   const tasks = path.join(project, S02_TASKS);
   for (const f of fs.readdirSync(tasks)) if (/^T02-(SUMMARY|HOOKS|CODE-REVIEW.*)\.md$/.test(f)) fs.rmSync(path.join(tasks, f));
+}
+
+/** `gsd-review next --apply --json` in the project, as the user's terminal dispatch runs it: the unit's prompt. */
+export function dispatchNext(world: World): { unitType: string; unitId: string; prompt: string } {
+  const out = execFileSync(process.execPath, [CLI, 'next', '--apply', '--json', '--root', world.project], {
+    cwd: world.project,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: world.home },
+  });
+  return JSON.parse(out) as { unitType: string; unitId: string; prompt: string };
 }

@@ -13,6 +13,6 @@ export interface HostDriver {
   tools: ToolDialect;
   install(): Promise<void>;
   trust(world: World, trusted: boolean): void;
-  /** One `-p` run; `continueSession` resumes the most recent session (for `/compact`). */
-  run(world: World, model: ScriptedModel, prompt: string, o: { label: string; continueSession?: boolean; timeoutMs?: number }): Promise<HostRun & { events: Record<string, any>[] }>;
+  /** One `-p` run; `continueSession` resumes the most recent session (for `/compact`); `agent` runs it as that custom agent (`--agent`). */
+  run(world: World, model: ScriptedModel, prompt: string, o: { label: string; continueSession?: boolean; timeoutMs?: number; agent?: string }): Promise<HostRun & { events: Record<string, any>[] }>;
 }

@@ -28,7 +28,7 @@ export function claudeCode(): HostDriver {
       claude.runClaude(executable, world, model, prompt, {
         label: o.label,
         ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
-        args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash', ...(o.continueSession ? ['--continue'] : [])],
+        args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash', ...(o.continueSession ? ['--continue'] : []), ...(o.agent ? ['--agent', o.agent] : [])],
       }),
   };
 }
@@ -52,7 +52,7 @@ export function copilotCli(): HostDriver {
         label: o.label,
         pkgCache,
         ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
-        args: o.continueSession ? ['--continue'] : [],
+        args: [...(o.continueSession ? ['--continue'] : []), ...(o.agent ? ['--agent', o.agent] : [])],
       }),
   };
 }

@@ -4,6 +4,7 @@
 // which cycle and which review file, first tries to edit the source and to write through a shell
 // redirect (both must be refused), then writes its review: changes requested in cycle 1, approved
 // in cycle 2. Everything is decided from what the request contains, as a model would.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lastToolResult, requestText, toolCallsSoFar, userTexts, type ModelRequest, type Script, type ScriptedTurn } from '../scripted-model/conversation';
 import type { ToolDialect } from './dialect';
@@ -121,7 +122,13 @@ export function reviewerScript(tools: ToolDialect, root: string, request: ModelR
   if (options.reviewerStopsFirst && done === 0 && !toldToWrite) return { ...delay, text: STOPPED_EARLY };
   if (done === 0) return { ...delay, text: 'Let me fix the missing check myself.', toolCalls: [tools.edit(path.join(root, T02_SOURCE), 'return rules.filter', '/* reviewed */ return rules.filter')] };
   if (done === 1) return { text: 'Then through the shell.', toolCalls: [tools.shell(`echo '// reviewer was here' >> ${T02_SOURCE}`)] };
-  if (done === 2) return { text: 'Writing the review.', toolCalls: [tools.write(path.join(root, given.reviewFile), review(given.cycle, options.approveAt ?? 2))] };
+  if (done === 2) {
+    // The review file of the cycle before is still there (its snapshot is a copy): replace it.
+    const file = path.join(root, given.reviewFile);
+    const text = review(given.cycle, options.approveAt ?? 2);
+    const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    return { text: 'Writing the review.', toolCalls: [current === null ? tools.write(file, text) : tools.rewrite(file, current, text)] };
+  }
   return { text: `Review of cycle ${given.cycle} written to ${given.reviewFile}.` };
 }
 

@@ -3,12 +3,14 @@
 // messages it fed back, the tool results it reported) — never on an answer of our CLI.
 import * as assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
-import { beforeT02, installHooks, makeWorld, S02, S02_TASKS, type World } from '../harness/project';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { beforeT02, dispatchNext, installHooks, makeWorld, S02, S02_TASKS, type World } from '../harness/project';
 import type { HostRun } from '../harness/run-host';
 import type { HostDriver } from '../hosts/driver';
 import { startScriptedModel, type ModelRequest, type ScriptedModel } from '../scripted-model/server';
 import { conversations, hookMessages, isCompaction, toolResults, transcript } from './observe';
-import { EXECUTE_PROMPT, reviewLoopScript, SOURCES, STOPPED_EARLY, T02_SOURCE, type LoopOptions } from './review-loop-script';
+import { EXECUTE_PROMPT, reviewLoopScript, SOURCES, STOPPED_EARLY, summary, T02_SOURCE, T02_SUMMARY, type LoopOptions } from './review-loop-script';
 
 const REVIEW_FILE = `${S02_TASKS}/T02-CODE-REVIEW.md`;
 
@@ -56,10 +58,19 @@ function assertReviewerHeldToItsFile(ctx: Ctx, reviewer: ModelRequest, cycle: nu
   assert.match(edit.text, /GSD review loop: this is review cycle \d+/, `cycle ${cycle}: the reviewer's edit of ${T02_SOURCE} was not refused by the guard; the host reported: ${edit.text}`);
   const shell = results.find((r) => r.name === ctx.driver.tools.toolNames.shell);
   assert.ok(shell, `cycle ${cycle}: the reviewer's shell command got no result`);
-  assert.match(shell.text, /GSD review loop: review cycle \d+ .* is in progress/s, `cycle ${cycle}: the reviewer's shell redirect was neither refused nor put to the user by the guard; the host reported: ${shell.text}`);
-  const write = results.find((r) => r.name === ctx.driver.tools.toolNames.write && String(r.input.path ?? r.input.file_path).endsWith(REVIEW_FILE));
+  // Refused by our guard, or by the host itself where the reviewer's tool set has no shell (Copilot CLI
+  // gives the gsd-reviewer agent only search, read and edit).
+  assert.match(shell.text, /GSD review loop: review cycle \d+ .* is in progress|Tool '\w+' does not exist/s, `cycle ${cycle}: the reviewer's shell redirect was neither refused nor put to the user; the host reported: ${shell.text}`);
+  const write = results.find((r) => [ctx.driver.tools.toolNames.write, ctx.driver.tools.toolNames.edit].includes(r.name) && String(r.input.path ?? r.input.file_path).endsWith(REVIEW_FILE));
   assert.ok(write, `cycle ${cycle}: the reviewer's review got no result`);
   assert.doesNotMatch(write.text, /GSD review loop/, `cycle ${cycle}: the review file was refused: ${write.text}`);
+}
+
+/** SubagentStart gave the reviewer its prompt: the cycle and the one file it writes. */
+function assertReviewerGivenItsPrompt(reviewer: ModelRequest, cycle: number): void {
+  const text = reviewer.entries.filter((e) => e.role === 'user').map((e) => (e as { text: string }).text).join('\n') + reviewer.system;
+  assert.match(text, new RegExp(`review cycle ${cycle} of at most 5`), `reviewer ${cycle} was not given its review prompt (SubagentStart context)`);
+  assert.match(text, /the only file you write is \.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T02-CODE-REVIEW\.md/);
 }
 
 /** The source never carried the reviewer's edits. */
@@ -74,11 +85,8 @@ function assertFullLoop(ctx: Ctx): void {
   const { world, model } = ctx;
   const revs = reviewers(model);
   assert.ok(revs.length >= 2, `expected two reviewer runs (cycles 1 and 2), saw ${revs.length}`);
-  // SubagentStart gave each reviewer its prompt: the cycle and the one file it writes.
   revs.slice(0, 2).forEach((rev, i) => {
-    const text = rev.entries.filter((e) => e.role === 'user').map((e) => (e as { text: string }).text).join('\n') + rev.system;
-    assert.match(text, new RegExp(`review cycle ${i + 1} of at most 5`), `reviewer ${i + 1} was not given its review prompt (SubagentStart context)`);
-    assert.match(text, /the only file you write is \.gsd\/milestones\/M002-k7q2xz\/slices\/S02\/tasks\/T02-CODE-REVIEW\.md/);
+    assertReviewerGivenItsPrompt(rev, i + 1);
     assertReviewerHeldToItsFile(ctx, rev, i + 1);
   });
   assertSourceUntouchedByReviewer(world);
@@ -96,9 +104,9 @@ function assertFullLoop(ctx: Ctx): void {
 export function defineScenarios(driver: HostDriver, notes: { pending?: Record<string, string> } = {}): void {
   let ctx: Ctx | null = null;
 
-  const start = async (options: LoopOptions, prepare: ((project: string) => void) | undefined, trusted = true): Promise<Ctx> => {
+  const start = async (options: LoopOptions, prepare: ((project: string) => void) | undefined, trusted = true, userHooks = false): Promise<Ctx> => {
     const world = makeWorld(prepare);
-    installHooks(world, driver.hookHost);
+    installHooks(world, driver.hookHost, { user: userHooks });
     driver.trust(world, trusted);
     const model = await startScriptedModel({ script: reviewLoopScript(driver.tools, world.project, options) });
     ctx = { driver, world, model, log: [] };
@@ -177,7 +185,7 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     assertSourceUntouchedByReviewer(c.world);
   });
 
-  scenario('untrusted folder: the reviewer guard still holds', async () => {
+  scenario('untrusted folder: the reviewer guard still holds (Stop hands the review to gsd-reviewer)', async () => {
     const c = await start({}, beforeT02, false);
     await run(c, EXECUTE_PROMPT, 'run');
     assertSourceUntouchedByReviewer(c.world);
@@ -186,11 +194,36 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     assertReviewerHeldToItsFile(c, revs[0], 1);
   });
 
+  // T02 done (its code and summary committed), then the user's terminal dispatch: `gsd-review next
+  // --apply` records the review and gives its prompt, which the host runs as the gsd-reviewer agent.
+  const terminalReview = async (userHooks: boolean) => {
+    const c = await start({}, (project) => {
+      beforeT02(project);
+      fs.writeFileSync(path.join(project, T02_SOURCE), SOURCES.v1);
+      fs.writeFileSync(path.join(project, T02_SUMMARY), summary());
+    }, false, userHooks);
+    const unit = dispatchNext(c.world);
+    assert.deepEqual([unit.unitType, unit.unitId], ['review-task', 'M002-k7q2xz/S02/T02'], 'the fixture is not at the review of T02');
+    const r = await c.driver.run(c.world, c.model, unit.prompt, { label: 'run', agent: 'gsd-reviewer', timeoutMs: RUN_LIMIT_MS });
+    c.log.push(`  run: the review prompt as --agent gsd-reviewer (exit ${r.code}${r.timedOut ? ', TIMED OUT' : ''}, ${(r.ms / 1000).toFixed(1)} s)`);
+    for (const line of transcript(c.model.requests)) c.log.push(line.replace(/^/gm, '    '));
+    assert.equal(r.timedOut, false);
+    assertSourceUntouchedByReviewer(c.world);
+    const revs = reviewers(c.model);
+    assert.ok(revs.length >= 1, 'the host did not run the review as the gsd-reviewer agent');
+    assertReviewerHeldToItsFile(c, revs[0], 1);
+  };
+
+  scenario('untrusted folder: a review dispatched from the terminal to --agent gsd-reviewer is still guarded', () => terminalReview(false));
+
+  scenario('untrusted folder, hooks also installed for the user (--user): a terminal-dispatched review is guarded', () => terminalReview(true));
+
   scenario("Stop inside the reviewer is handled as the reviewer's stop", async () => {
     const c = await start({ reviewerStopsFirst: true }, beforeT02);
     await run(c, EXECUTE_PROMPT, 'run');
     const revs = reviewers(c.model);
     assert.ok(revs.length >= 1, 'no reviewer ran');
+    assertReviewerGivenItsPrompt(revs[0], 1);
     const toReviewer = hookMessages(revs[0]);
     assert.ok(revs[0].entries.some((e) => e.role === 'assistant' && e.text === STOPPED_EARLY), 'the reviewer did not stop early');
     assert.ok(toReviewer.some((t) => /write \S+T02-CODE-REVIEW\.md for review cycle 1 .* before stopping/.test(t)), `the reviewer stopping without its review was not told to write it: ${JSON.stringify(toReviewer)}`);
