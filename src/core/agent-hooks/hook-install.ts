@@ -34,8 +34,6 @@ export const REVIEWER_NAME = 'gsd-reviewer';
 
 /** The events each install runs our bridge on: only those the bridge acts on. */
 export { INSTALLED_EVENTS };
-/** Events the reviewer's own file adds, for the reviewer only. */
-export const REVIEWER_EVENTS = ['PreToolUse'] as const;
 const TIMEOUT_S = 30;
 
 export interface InstallOptions {

@@ -21,8 +21,7 @@ import {
 } from './dispatch-record';
 import type { LoadedHooks } from '../hooks/engine/hook-loader';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
-import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
-import { locateProject } from '../state/locate-project';
+import type { GsdStore } from '../files/gsd-store';
 import { runMiddleware } from '../hooks/engine/middleware';
 import type { ChainHost, ChainResult, DeepReadonly, DispatchDecision, HookLog, UnitResult } from '../hooks/engine/middleware-types';
 import type { ProjectFiles } from '../state/project-files';
@@ -241,11 +240,6 @@ export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, opt
 }
 
 /** The unit recorded as dispatched and not yet completed, if any. */
-export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore()): DispatchRecord | null {
-  const project = locateProject(root);
-  return project ? currentDispatchIn(project.gsdDir, store) : null;
-}
-
 export function currentDispatchIn(gsdDir: string, store: GsdStore): DispatchRecord | null {
   const { log } = readDispatchLog(store, gsdDir);
   return log.current && !log.current.completedAt ? log.current : null;

@@ -5,11 +5,9 @@ import * as path from 'node:path';
 import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import { milestoneIdFromDir, milestoneSeq, milestonesDir } from '../files/gsd-layout';
-import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { preferencesFile } from '../hooks/engine/hook-config';
-import { locateProject } from './locate-project';
 import { parsePreferences } from '../parse/preferences';
-import { ProjectFiles } from './project-files';
+import type { ProjectFiles } from './project-files';
 import { parseQueueOrder, QUEUE_ORDER_FILE, sortByQueueOrder } from '../parse/queue-order';
 import type {
   Diagnostic,
@@ -354,14 +352,6 @@ function decide(
   }
   const resume = part.continueFile ? ` Resume from ${path.basename(part.continueFile)} first.` : '';
   return { ...base, activeTask, phase: 'executing', nextAction: `Execute ${open.id}: ${open.title} in slice ${rs.id}.${resume}` };
-}
-
-/** The lazy path in one call: locate `.gsd`, read only what the active unit needs. */
-export function deriveStateLazy(root: string, store: GsdStore = new NodeGsdStore()): { state: GSDState; files: ProjectFiles } {
-  const project = locateProject(root);
-  if (!project) throw new NoProjectError(root);
-  const files = new ProjectFiles(store);
-  return { state: deriveState(project, freshPartSource(files), { lazy: true }), files };
 }
 
 export class NoProjectError extends Error {
