@@ -1,6 +1,8 @@
 // GSD's default rules: which milestone, slice and task are active and what phase the project is in.
 // One set of rules for both ways of reading: the full index (every slice, for the panel) and the
 // lazy path (only what the active unit needs, for the CLI's `next` and `hook`).
+import { firstEligibleSlice, type SliceOrder } from '../model/slice-eligibility';
+import type { RoadmapSlice } from '../parse/roadmap';
 import * as path from 'node:path';
 import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
@@ -305,8 +307,7 @@ function decide(
     }
     return { ...none, phase: 'completing-milestone', activeMilestone, nextAction: `All slices of ${active.id} are done. Write the milestone summary.` };
   }
-  const doneIds = new Set(roadmap.slices.filter((s) => s.done).map((s) => s.id));
-  const rs = roadmap.slices.find((s) => !s.done && s.depends.every((d) => doneIds.has(d)));
+  const rs = firstEligibleSlice(roadmap.slices, ROADMAP_SLICE_ORDER);
   if (!rs) {
     return { ...none, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: check the depends:[…] of the roadmap.'], nextAction: 'Resolve slice dependencies.' };
   }
@@ -353,6 +354,8 @@ function decide(
   const resume = part.continueFile ? ` Resume from ${path.basename(part.continueFile)} first.` : '';
   return { ...base, activeTask, phase: 'executing', nextAction: `Execute ${open.id}: ${open.title} in slice ${rs.id}.${resume}` };
 }
+
+const ROADMAP_SLICE_ORDER: SliceOrder<RoadmapSlice> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends };
 
 export class NoProjectError extends Error {
   constructor(readonly start: string) {
