@@ -52,7 +52,7 @@ export interface DispatchContext {
 }
 
 /** Per-call options of a decision (the project fixes the rest when it is opened). */
-export interface RunOptions {
+export interface DecisionOptions {
   /** Commit hook state and record the dispatch (otherwise nothing is written). */
   apply?: boolean;
   signal?: AbortSignal;
@@ -139,7 +139,7 @@ function chainHost(
   tx: HookStateTransaction,
   phase: 'dispatch' | 'after',
   result: UnitResult | null,
-  options: RunOptions,
+  options: DecisionOptions,
   diagnostics: Diagnostic[],
 ): ChainHost {
   const log = options.log ?? silentLog;
@@ -181,7 +181,7 @@ function fingerprint(state: DeepReadonly<GSDState>): string {
 }
 
 /** The next unit on `p`'s state: the chain's decision or GSD's default; with `apply`, committed. */
-export async function decideNextUnit(p: DispatchContext, options: RunOptions = {}): Promise<DispatchOutcome> {
+export async function decideNextUnit(p: DispatchContext, options: DecisionOptions = {}): Promise<DispatchOutcome> {
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
   const hookDiagnostics: Diagnostic[] = [];
   // Where GSD waits for a person no hook runs: the review loop must not take an escalation's turn.
@@ -223,7 +223,7 @@ export async function decideNextUnit(p: DispatchContext, options: RunOptions = {
  * CodeLens), so `complete` and afterDispatch treat it like any dispatched unit. No hook state is
  * written; `source` says who chose it.
  */
-export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, options: RunOptions = {}): DispatchOutcome {
+export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, options: DecisionOptions = {}): DispatchOutcome {
   const { diagnostics } = readDispatchLog(p.store, p.gsdDir);
   const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
   new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendDispatch(p.gsdDir, record)]);
@@ -246,7 +246,7 @@ export function currentDispatchIn(gsdDir: string, store: GsdStore): DispatchReco
 }
 
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
-export async function completeDispatchedUnit(p: DispatchContext, options: RunOptions = {}): Promise<AfterDispatchOutcome> {
+export async function completeDispatchedUnit(p: DispatchContext, options: DecisionOptions = {}): Promise<AfterDispatchOutcome> {
   const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const current = log.current;
   if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');

@@ -34,9 +34,9 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
   private readonly snapshots: ProjectSnapshots;
   private readonly subscriptions: vscode.Disposable[];
   private pendingGroups = new Map<string, boolean>();
-  /** Refreshes asked for in this turn, told to VS Code once at its end (see tell()). */
+  /** Refreshes asked for in this turn, told to VS Code once at its end (see requestRefresh()). */
   private toTell: { full: boolean; nodes: Set<PanelNode> } | null = null;
-  /** Several projects: the nodes still to tell VS Code, one project per refresh (see tellNextProject). */
+  /** Several projects: the nodes still to tell VS Code, one project per refresh (see refreshNextProject). */
   private projectQueue: Array<{ gsdDir: string | null; nodes: Set<PanelNode> }> = [];
   private spacing: ReturnType<typeof setTimeout> | undefined;
   /** The projects the tree was last built for (a Refresh of the same projects keeps the nodes). */
@@ -54,7 +54,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
         this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
         // The group appears with the first event: that changes the project's top level.
-        this.tell(group ?? this.topLevelOf(handle));
+        this.requestRefresh(group ?? this.topLevelOf(handle));
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
       this.changed,
@@ -134,7 +134,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
    * in a multi-root panel came from its batched fetching, not from refreshes: see opening.ts.)
    * `undefined` is the whole tree.
    */
-  private tell(node: PanelNode | PanelNode[] | undefined): void {
+  private requestRefresh(node: PanelNode | PanelNode[] | undefined): void {
     if (!this.toTell) {
       this.toTell = { full: false, nodes: new Set() };
       setTimeout(() => {
@@ -144,7 +144,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
         if (t.full) {
           this.projectQueue = [];
           this.changed.fire(undefined);
-        } else if (t.nodes.size) this.tellByProject([...t.nodes]);
+        } else if (t.nodes.size) this.refreshByProject([...t.nodes]);
       }, 0);
     }
     if (node === undefined) this.toTell.full = true;
@@ -156,7 +156,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
    * children a refresh opens in batches, and a batch mixing two projects' nodes can be answered
    * with the wrong one's (opening.ts); refreshes of their own never share a batch.
    */
-  private tellByProject(nodes: PanelNode[]): void {
+  private refreshByProject(nodes: PanelNode[]): void {
     const handles = this.workspace.list();
     if (handles.length < 2) {
       this.changed.fire(nodes);
@@ -168,15 +168,15 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
       if (!queued) this.projectQueue.push((queued = { gsdDir, nodes: new Set() }));
       for (const id of ids) queued.nodes.add(byId.get(id)!);
     }
-    if (!this.spacing) this.tellNextProject();
+    if (!this.spacing) this.refreshNextProject();
   }
 
-  private tellNextProject(): void {
+  private refreshNextProject(): void {
     this.spacing = undefined;
     const next = this.projectQueue.shift();
     if (!next) return;
     this.changed.fire([...next.nodes]);
-    this.spacing = setTimeout(() => this.tellNextProject(), PROJECT_REFRESH_SPACING_MS);
+    this.spacing = setTimeout(() => this.refreshNextProject(), PROJECT_REFRESH_SPACING_MS);
   }
 
   private refreshAll(): void {
@@ -188,12 +188,12 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     if (same && handles.length > 1 && roots.every((r) => r !== undefined)) {
       // The same projects again (the Refresh command): each root, one refresh per project, rather
       // than the whole tree, whose roots VS Code would fetch in one batch.
-      this.tell(roots as PanelNode[]);
+      this.requestRefresh(roots as PanelNode[]);
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
     this.cache.clear();
-    this.tell(undefined);
+    this.requestRefresh(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
   }
 
@@ -204,12 +204,12 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
-      this.tell(this.topLevelOf(handle));
+      this.requestRefresh(this.topLevelOf(handle));
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
     const nodes = plan.ids.map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
-    if (nodes.length) this.tell(nodes);
+    if (nodes.length) this.requestRefresh(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
 
@@ -218,7 +218,7 @@ export class ReviewPanelProvider implements vscode.TreeDataProvider<PanelNode>, 
     this.snapshots.retake(handle);
     const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
-    if (nodes.length) this.tell(nodes);
+    if (nodes.length) this.requestRefresh(nodes);
   }
 
   dispose(): void {
