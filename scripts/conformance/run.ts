@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deriveState, deriveStateLazy, freshPartSource } from '../../src/core/state/derive-state';
+import { deriveState, freshPartSource } from '../../src/core/state/derive-state';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { readHookConfig } from '../../src/core/hooks/engine/hook-config';
 import { locateProject } from '../../src/core/state/locate-project';
@@ -87,7 +87,7 @@ function deriveBoth(root: string, viaCli: boolean): { lazy: GSDState; full: GSDS
   if (viaCli) return { lazy: cliState(root, false), full: cliState(root, true) };
   const project = locateProject(root);
   if (!project) throw new Error(`no .gsd found at ${root}`);
-  const lazy = deriveStateLazy(root).state;
+  const lazy = deriveState(locateProject(root)!, freshPartSource(new ProjectFiles(new NodeGsdStore())), { lazy: true });
   const full = deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())));
   return { lazy, full };
 }

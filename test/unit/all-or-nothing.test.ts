@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { afterDispatch, dispatchNextUnit, dispatchUnit } from '../../src/core/project/one-shot-dispatch';
+import { afterDispatch, dispatchNextUnit, dispatchUnit } from './helpers/one-shot-dispatch';
 import { journalFile } from '../../src/core/files/commit-journal';
 import { parseFrontmatter } from '../../src/core/parse/frontmatter';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';

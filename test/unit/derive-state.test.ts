@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deriveState, deriveStateLazy, freshPartSource } from '../../src/core/state/derive-state';
+import { deriveState, freshPartSource } from '../../src/core/state/derive-state';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
 import { ProjectFiles } from '../../src/core/state/project-files';
-import { decisionOf, fullState } from './helpers/state';
+import { decisionOf, fullState, lazyState } from './helpers/state';
 import { copyFixture, copySample, writeTree } from './helpers/gsd-tree';
 import { scenarios } from './helpers/scenarios';
 
@@ -151,7 +151,7 @@ describe('lazy and full reading agree', () => {
   for (const { name, root } of all) {
     it(`same decision on "${name}"`, () => {
       const r = root();
-      const lazy = deriveStateLazy(r).state;
+      const lazy = lazyState(r).state;
       assert.deepEqual(decisionOf(lazy), decisionOf(fullState(r)));
     });
   }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NothingDispatchedError } from '../../src/core/dispatch/dispatch';
-import { afterDispatch, dispatchNextUnit, type DispatchOptions } from '../../src/core/project/one-shot-dispatch';
+import { afterDispatch, dispatchNextUnit, type DispatchOptions } from './helpers/one-shot-dispatch';
 import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/files/gsd-store';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
 import { StateConflictError } from '../../src/core/hooks/engine/hook-state';

@@ -7,13 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultDecision } from '../../src/core/dispatch/default-dispatch';
-import { deriveStateLazy } from '../../src/core/state/derive-state';
 import { classifyGsdPath } from '../../src/core/files/gsd-layout';
 import { locateProject } from '../../src/core/state/locate-project';
 import { parseQueueOrder, sortByQueueOrder } from '../../src/core/parse/queue-order';
 import { StateIndex } from '../../src/core/state/state-index';
 import type { GSDState } from '../../src/core/model/types';
-import { decisionOf, fullState } from './helpers/state';
+import { decisionOf, fullState, lazyState } from './helpers/state';
 import { roadmap, slicePlan, taskSummary, writeTree, type Tree } from './helpers/gsd-tree';
 
 interface Want {
@@ -36,7 +35,7 @@ function check(s: GSDState, want: Want, how: string): void {
 function expectState(root: string, want: Want): GSDState {
   const full = fullState(root);
   check(full, want, 'full read');
-  const lazy = deriveStateLazy(root).state;
+  const lazy = lazyState(root).state;
   check(lazy, want, 'lazy read');
   assert.deepEqual(decisionOf(lazy), decisionOf(full));
   return full;

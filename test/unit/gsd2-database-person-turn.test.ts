@@ -3,7 +3,7 @@
 // review still comes first, as GSD-2's post-unit hooks run before its replan. Real gsd.db trees.
 import * as assert from 'node:assert/strict';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { REVIEW_LOOP } from '../../src/core/hooks/builtin/review-loop/review-loop-state';
 import type { TaskEntry } from '../../src/core/model/types';
 import { personTurn } from '../../src/core/model/person-turn';

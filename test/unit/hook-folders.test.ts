@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
-import { afterDispatch, dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { afterDispatch, dispatchNextUnit } from './helpers/one-shot-dispatch';
 import type { EnabledHook } from '../../src/core/hooks/engine/hook-config';
 import { loadHooks, type LoadedHooks } from '../../src/core/hooks/engine/hook-loader';
 import { copySample, writeTree } from './helpers/gsd-tree';

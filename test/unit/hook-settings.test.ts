@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { readHookConfig } from '../../src/core/hooks/engine/hook-config';
 import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { attachHookState } from '../../src/core/hooks/engine/attach-hook-state';
 import { ProjectFiles } from '../../src/core/state/project-files';
 import { journalFile } from '../../src/core/files/commit-journal';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { reviewLoopHook } from '../../src/core/hooks/builtin/review-loop/review-loop';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { withGsdLock } from '../../src/core/files/gsd-lock';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
-import { afterDispatch, dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { afterDispatch, dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatchUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchUnit } from './helpers/one-shot-dispatch';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 
 const RUNTIME = '.gsd/gsd-review-loop';

@@ -2,7 +2,7 @@
 // GSD: Next Unit really decides (hooks included), not from the default dispatch's active task.
 import * as assert from 'node:assert/strict';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { REVIEW_LOOP, taskState } from '../../src/core/hooks/builtin/review-loop/review-loop-state';
 import type { GSDState, TaskEntry } from '../../src/core/model/types';
 import { presentTask, type NextUnitRef } from '../../src/vscode/panel/task-presentation';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
 import { defaultDecision, replanDecision } from '../../src/core/dispatch/default-dispatch';
 import MarkdownIt from 'markdown-it';
-import { dispatchNextUnit } from '../../src/core/project/one-shot-dispatch';
+import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { FIX_TASK, render, summaryUpdate } from '../../src/core/hooks/builtin/review-loop/review-prompts';
 import { findUnit } from '../../src/core/model/find-unit';
 import type { GSDState } from '../../src/core/model/types';

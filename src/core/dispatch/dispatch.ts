@@ -22,8 +22,7 @@ import {
 } from './dispatch-record';
 import type { LoadedHooks } from '../hooks/engine/hook-loader';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
-import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
-import { locateProject } from '../state/locate-project';
+import type { GsdStore } from '../files/gsd-store';
 import { runMiddleware } from '../hooks/engine/middleware';
 import type { ChainHost, ChainResult, DeepReadonly, DispatchDecision, HookLog, UnitResult } from '../hooks/engine/middleware-types';
 import type { ProjectFiles } from '../state/project-files';
@@ -54,7 +53,7 @@ export interface DispatchContext {
 }
 
 /** Per-call options of a decision (the project fixes the rest when it is opened). */
-export interface RunOptions {
+export interface DecisionOptions {
   /** Commit hook state and record the dispatch (otherwise nothing is written). */
   apply?: boolean;
   signal?: AbortSignal;
@@ -141,7 +140,7 @@ function chainHost(
   tx: HookStateTransaction,
   phase: 'dispatch' | 'after',
   result: UnitResult | null,
-  options: RunOptions,
+  options: DecisionOptions,
   diagnostics: Diagnostic[],
 ): ChainHost {
   const log = options.log ?? silentLog;
@@ -183,7 +182,7 @@ function fingerprint(state: DeepReadonly<GSDState>): string {
 }
 
 /** The next unit on `p`'s state: the chain's decision or GSD's default; with `apply`, committed. */
-export async function decideNextUnit(p: DispatchContext, options: RunOptions = {}): Promise<DispatchOutcome> {
+export async function decideNextUnit(p: DispatchContext, options: DecisionOptions = {}): Promise<DispatchOutcome> {
   const tx = new HookStateTransaction(p.files, p.gsdDir, p.store);
   const hookDiagnostics: Diagnostic[] = [];
   // Where GSD waits for a person no hook runs: the review loop must not take an escalation's turn.
@@ -225,7 +224,7 @@ export async function decideNextUnit(p: DispatchContext, options: RunOptions = {
  * CodeLens), so `complete` and afterDispatch treat it like any dispatched unit. No hook state is
  * written; `source` says who chose it.
  */
-export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, options: RunOptions = {}): DispatchOutcome {
+export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, options: DecisionOptions = {}): DispatchOutcome {
   const { diagnostics } = readDispatchLog(p.store, p.gsdDir);
   const record: DispatchRecord = { ...unit, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: fingerprint(p.state) };
   new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendDispatch(p.gsdDir, record)]);
@@ -242,18 +241,13 @@ export function recordChosenUnit(p: DispatchContext, unit: DispatchDecision, opt
 }
 
 /** The unit recorded as dispatched and not yet completed, if any. */
-export function currentDispatch(root: string, store: GsdStore = new NodeGsdStore()): DispatchRecord | null {
-  const project = locateProject(root);
-  return project ? currentDispatchIn(project.gsdDir, store) : null;
-}
-
 export function currentDispatchIn(gsdDir: string, store: GsdStore): DispatchRecord | null {
   const { log } = readDispatchLog(store, gsdDir);
   return log.current && !log.current.completedAt ? log.current : null;
 }
 
 /** Cancels the unit in flight (no hook runs: nothing was finished); null when none is in flight. */
-export function cancelDispatchedUnit(p: Pick<DispatchContext, 'gsdDir' | 'store' | 'files'>, options: RunOptions = {}): { cancelled: DispatchRecord | null; written: string[] } {
+export function cancelDispatchedUnit(p: Pick<DispatchContext, 'gsdDir' | 'store' | 'files'>, options: DecisionOptions = {}): { cancelled: DispatchRecord | null; written: string[] } {
   const current = currentDispatchIn(p.gsdDir, p.store);
   if (!current) return { cancelled: null, written: [] };
   const commit = new HookStateTransaction(p.files, p.gsdDir, p.store).commit([appendCancellation(p.gsdDir, current, (options.now?.() ?? new Date()).toISOString())]);
@@ -261,7 +255,7 @@ export function cancelDispatchedUnit(p: Pick<DispatchContext, 'gsdDir' | 'store'
 }
 
 /** Processes the result of the recorded unit from its artifacts: the chain runs with `result`. */
-export async function completeDispatchedUnit(p: DispatchContext, options: RunOptions = {}): Promise<AfterDispatchOutcome> {
+export async function completeDispatchedUnit(p: DispatchContext, options: DecisionOptions = {}): Promise<AfterDispatchOutcome> {
   const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const current = log.current;
   if (!current) throw new NothingDispatchedError('no unit has been dispatched in this project (run `next --apply` first)');

@@ -13,10 +13,10 @@ import type {
   GSDState,
   MilestoneEntry,
   PendingAction,
+  PhaseDecision,
   SliceEntry,
   SliceStatus,
   TaskEntry,
-  TaskStatus,
 } from '../model/types';
 import { decidePhase, type PhaseContext } from './decide-phase';
 import { buildRegistry, progressOf } from './milestone-registry';
@@ -67,28 +67,8 @@ export interface DeriveContext extends PhaseContext {
 
 export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2DatabaseState {
   const diagnostics: Diagnostic[] = [];
-  const slicesOf = (mid: string): SliceRow[] => snap.slices.get(mid) ?? [];
-  const tasksOf = (mid: string, sid: string): TaskRow[] => snap.tasks.get(unitKey(mid, sid)) ?? [];
-  const replansOf = (mid: string, sid: string) => snap.replans.get(unitKey(mid, sid)) ?? [];
-
   const { registry, active } = buildRegistry(snap);
   const decision = decidePhase(snap, registry, active, ctx, diagnostics);
-
-  // Where an action points when GSD has not rendered the summary: where it will, unless that path
-  // leads out of `.gsd` (a linked `slices` folder), then the database that holds the text.
-  const summaryOrDatabase = (mid: string, sid: string, tid: string): string => {
-    const rendered = path.join(ctx.paths.sliceDir(mid, sid) ?? path.join(ctx.gsdDir, 'milestones', mid, 'slices', sid), 'tasks', `${tid}-SUMMARY.md`);
-    return ctx.paths.inside(rendered) ? rendered : ctx.dbPath;
-  };
-  const actionsOf = (mid: string, sid: string, tid: string, knownIssues: string): PendingAction[] =>
-    knownIssues
-      ? knownIssueActions(
-          knownIssues,
-          { milestoneId: mid, sliceId: sid, taskId: tid },
-          ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'),
-          summaryOrDatabase(mid, sid, tid),
-        )
-      : [];
   // Slices whose tasks a lazy read did not read: their pending actions, from the tasks with known issues.
   const unreadActions = new Map<SliceEntry, PendingAction[]>();
 
@@ -96,72 +76,9 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
   // the derivation looked into, the others counted), with the active ones marked.
   const milestones: Gsd2MilestoneEntry[] = registry.map((item) => {
     const m = item.row;
-    const isActiveMilestone = decision.activeMilestone?.id === m.id;
-    const rows = slicesOf(m.id);
+    const rows = snap.slices.get(m.id) ?? [];
     const closedSliceIds = new Set(rows.filter((s) => isClosedStatus(s.status)).map((s) => s.id));
-    const slices = rows.map((s): Gsd2SliceEntry => {
-      const isActiveSlice = isActiveMilestone && decision.activeSlice?.id === s.id;
-      let status: SliceStatus;
-      if (isClosedStatus(s.status)) status = 'done';
-      else if (isActiveSlice) status = decision.phase === 'replanning-slice' ? 'replanning' : 'active';
-      else if (!isDeferredStatus(s.status) && s.depends.some((d) => !closedSliceIds.has(d))) status = 'blocked';
-      else status = 'pending';
-      const key = unitKey(m.id, s.id);
-      const tasksRead = snap.tasksReadFor === null || snap.tasksReadFor.has(key);
-      const taskRows = tasksRead ? tasksOf(m.id, s.id) : [];
-      const tasks = taskRows.map((t): Gsd2TaskEntry => {
-        let tStatus: TaskStatus = isClosedStatus(t.status) ? 'done' : 'pending';
-        if (isActiveSlice && decision.activeTask?.id === t.id && tStatus !== 'done') tStatus = 'active';
-        const entry: Gsd2TaskEntry = {
-          id: t.id,
-          title: t.title || t.id,
-          status: tStatus,
-          done: isClosedStatus(t.status),
-          files: t.files,
-          // The DB has no plan line; 0 says "not from a plan file".
-          planLine: 0,
-          blockerDiscovered: t.blockerDiscovered,
-          pendingActions: actionsOf(m.id, s.id, t.id, t.knownIssues),
-          reviews: [],
-          extensions: {},
-          gsdStatus: t.status,
-          sequence: t.sequence,
-        };
-        if (t.estimate) entry.estimate = t.estimate;
-        if (t.verify) entry.verify = t.verify;
-        if (t.completedAt) entry.completedAt = t.completedAt;
-        if (t.verificationResult) entry.verificationResult = t.verificationResult;
-        if (t.oneLiner) entry.oneLiner = t.oneLiner;
-        return entry;
-      });
-      const entry: Gsd2SliceEntry = {
-        id: s.id,
-        title: s.title || s.id,
-        status,
-        done: isClosedStatus(s.status),
-        depends: s.depends,
-        replannedTasks: replansOf(m.id, s.id).filter((t): t is string => !!t),
-        planLoaded: tasksRead,
-        tasks,
-        progress: tasksRead ? progressOf(taskRows, (t) => isClosedStatus(t.status)) : (snap.taskCounts.get(key) ?? { done: 0, total: 0 }),
-        extensions: {},
-        gsdStatus: s.status,
-        sequence: s.sequence,
-        isSketch: s.isSketch,
-        sketchScope: s.sketchScope,
-        pendingGates: snap.pendingSliceGates.get(key) ?? [],
-      };
-      if (!tasksRead) {
-        // Counted in SQL; the pending actions come from the tasks with known issues alone.
-        entry.progressLoaded = true;
-        unreadActions.set(entry, (snap.knownIssues.get(key) ?? []).flatMap((t) => actionsOf(m.id, s.id, t.id, t.knownIssues)));
-      }
-      if (s.risk) entry.risk = s.risk;
-      if (s.demo) entry.demo = s.demo;
-      const dir = ctx.paths.sliceDir(m.id, s.id);
-      if (dir) entry.dir = dir;
-      return entry;
-    });
+    const activeSliceId = decision.activeMilestone?.id === m.id ? (decision.activeSlice?.id ?? null) : null;
     return {
       id: m.id,
       title: item.title,
@@ -170,7 +87,7 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
       dependsOn: m.dependsOn,
       // Every slice row is read: there is no roadmap file to skip.
       roadmapLoaded: true,
-      slices,
+      slices: rows.map((s) => sliceEntry(snap, ctx, s, s.id === activeSliceId ? decision : null, closedSliceIds, unreadActions)),
       progress: progressOf(rows, (s) => isClosedStatus(s.status)),
       extensions: {},
       gsdStatus: m.status,
@@ -196,4 +113,97 @@ export function deriveFromSnapshot(snap: Gsd2Snapshot, ctx: DeriveContext): Gsd2
     diagnostics,
     workflowPreferences: NO_WORKFLOW_PREFERENCES,
   };
+}
+
+/** The pending actions under a task's known issues, placed in the SUMMARY GSD renders (or would). */
+function actionsOf(ctx: DeriveContext, mid: string, sid: string, tid: string, knownIssues: string): PendingAction[] {
+  if (!knownIssues) return [];
+  return knownIssueActions(
+    knownIssues,
+    { milestoneId: mid, sliceId: sid, taskId: tid },
+    ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'),
+    summaryOrDatabase(ctx, mid, sid, tid),
+  );
+}
+
+/**
+ * Where an action points when GSD has not rendered the summary: where it will, unless that path
+ * leads out of `.gsd` (a linked `slices` folder), then the database that holds the text.
+ */
+function summaryOrDatabase(ctx: DeriveContext, mid: string, sid: string, tid: string): string {
+  const rendered = path.join(ctx.paths.sliceDir(mid, sid) ?? path.join(ctx.gsdDir, 'milestones', mid, 'slices', sid), 'tasks', `${tid}-SUMMARY.md`);
+  return ctx.paths.inside(rendered) ? rendered : ctx.dbPath;
+}
+
+/** One slice row in our shape; `active` is the decision when this is the active slice, else null. */
+function sliceEntry(
+  snap: Gsd2Snapshot,
+  ctx: DeriveContext,
+  s: SliceRow,
+  active: PhaseDecision | null,
+  closedSliceIds: Set<string>,
+  unreadActions: Map<SliceEntry, PendingAction[]>,
+): Gsd2SliceEntry {
+  let status: SliceStatus;
+  if (isClosedStatus(s.status)) status = 'done';
+  else if (active) status = active.phase === 'replanning-slice' ? 'replanning' : 'active';
+  else if (!isDeferredStatus(s.status) && s.depends.some((d) => !closedSliceIds.has(d))) status = 'blocked';
+  else status = 'pending';
+  const key = unitKey(s.milestoneId, s.id);
+  const tasksRead = snap.tasksReadFor === null || snap.tasksReadFor.has(key);
+  const taskRows = tasksRead ? (snap.tasks.get(key) ?? []) : [];
+  const activeTaskId = active?.activeTask?.id ?? null;
+  const entry: Gsd2SliceEntry = {
+    id: s.id,
+    title: s.title || s.id,
+    status,
+    done: isClosedStatus(s.status),
+    depends: s.depends,
+    replannedTasks: (snap.replans.get(key) ?? []).filter((t): t is string => !!t),
+    planLoaded: tasksRead,
+    tasks: taskRows.map((t) => taskEntry(ctx, t, t.id === activeTaskId)),
+    progress: tasksRead ? progressOf(taskRows, (t) => isClosedStatus(t.status)) : (snap.taskCounts.get(key) ?? { done: 0, total: 0 }),
+    extensions: {},
+    gsdStatus: s.status,
+    sequence: s.sequence,
+    isSketch: s.isSketch,
+    sketchScope: s.sketchScope,
+    pendingGates: snap.pendingSliceGates.get(key) ?? [],
+  };
+  if (!tasksRead) {
+    // Counted in SQL; the pending actions come from the tasks with known issues alone.
+    entry.progressLoaded = true;
+    unreadActions.set(entry, (snap.knownIssues.get(key) ?? []).flatMap((t) => actionsOf(ctx, s.milestoneId, s.id, t.id, t.knownIssues)));
+  }
+  if (s.risk) entry.risk = s.risk;
+  if (s.demo) entry.demo = s.demo;
+  const dir = ctx.paths.sliceDir(s.milestoneId, s.id);
+  if (dir) entry.dir = dir;
+  return entry;
+}
+
+/** One task row in our shape; the active task of the active slice is marked `active` while open. */
+function taskEntry(ctx: DeriveContext, t: TaskRow, isActive: boolean): Gsd2TaskEntry {
+  const done = isClosedStatus(t.status);
+  const entry: Gsd2TaskEntry = {
+    id: t.id,
+    title: t.title || t.id,
+    status: done ? 'done' : isActive ? 'active' : 'pending',
+    done,
+    files: t.files,
+    // The DB has no plan line; 0 says "not from a plan file".
+    planLine: 0,
+    blockerDiscovered: t.blockerDiscovered,
+    pendingActions: actionsOf(ctx, t.milestoneId, t.sliceId, t.id, t.knownIssues),
+    reviews: [],
+    extensions: {},
+    gsdStatus: t.status,
+    sequence: t.sequence,
+  };
+  if (t.estimate) entry.estimate = t.estimate;
+  if (t.verify) entry.verify = t.verify;
+  if (t.completedAt) entry.completedAt = t.completedAt;
+  if (t.verificationResult) entry.verificationResult = t.verificationResult;
+  if (t.oneLiner) entry.oneLiner = t.oneLiner;
+  return entry;
 }

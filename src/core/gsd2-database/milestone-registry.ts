@@ -1,6 +1,7 @@
 // The milestone registry of a GSD-2 database project and its active milestone and slice, from the
 // milestone and slice rows alone (gsd-build/gsd-2 at 76568edc, state.ts: buildCompletenessSet,
 // buildRegistryAndFindActive, resolveSliceDependencies, stripMilestonePrefix).
+import { firstEligibleSlice, type SliceOrder } from '../model/slice-eligibility';
 import type { MilestoneStatus, Progress } from '../model/types';
 import type { Gsd2Snapshot, MilestoneRow, SliceRow } from './snapshot';
 import { isClosedStatus, isDeferredStatus } from './status-guards';
@@ -79,9 +80,15 @@ export function buildRegistry(snap: Gsd2Snapshot): { registry: RegistryItem[]; a
 
 /** resolveSliceDependencies: the first slice, by sequence, neither closed nor deferred, whose dependencies are all closed. */
 export function eligibleSlice(slices: SliceRow[]): SliceRow | undefined {
-  const closedIds = new Set(slices.filter((s) => isClosedStatus(s.status)).map((s) => s.id));
-  return slices.find((s) => !isClosedStatus(s.status) && !isDeferredStatus(s.status) && s.depends.every((d) => closedIds.has(d)));
+  return firstEligibleSlice(slices, DATABASE_SLICE_ORDER);
 }
+
+const DATABASE_SLICE_ORDER: SliceOrder<SliceRow> = {
+  id: (s) => s.id,
+  closed: (s) => isClosedStatus(s.status),
+  deferred: (s) => isDeferredStatus(s.status),
+  depends: (s) => s.depends,
+};
 
 /**
  * The slices whose task rows the derivation reads, from milestone and slice rows alone: the active

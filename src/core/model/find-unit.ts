@@ -1,5 +1,5 @@
 // Looking a unit up in the derived registry by its ids: the one place every reader of the state uses.
-import type { DeepReadonly } from '../hooks/engine/middleware-types';
+import type { DeepReadonly } from './types';
 import type { GSDState, MilestoneEntry, SliceEntry, TaskEntry } from './types';
 
 export interface FoundUnits<M, S, T> {

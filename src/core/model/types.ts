@@ -1,6 +1,13 @@
 // The shared vocabulary of the core: GSD's phases and units, and the derived project state.
 // Nothing here imports vscode; the extension, the CLI and the hook bridge all read these shapes.
 
+/** A value no one may change, at any depth (the state hooks and the panel read). */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? ReadonlyArray<DeepReadonly<U>>
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 /** GSD's phase strings, exactly as GSD writes them. */
 export const PHASES = [
   'pre-planning',
@@ -23,6 +30,13 @@ export const PHASES = [
   'blocked',
 ] as const;
 export type Phase = (typeof PHASES)[number];
+
+/**
+ * Which generation of GSD keeps a project: `markdown` (no database: the markdown is the truth),
+ * `gsd2-database` (gsd-build/gsd-2's gsd.db) or `successor` (@opengsd/gsd-pi). Detected by
+ * successor/project-kind.ts; named here so the model depends on nothing above it.
+ */
+export type ProjectKind = 'markdown' | 'gsd2-database' | 'successor';
 
 /** Unit types GSD dispatches, plus the two this extension adds. */
 export type UnitType =
@@ -209,5 +223,5 @@ export interface GSDState {
    * Which generation of GSD keeps the project, when the deriving code says (the dispatch does);
    * prompts read it through promptContextOf (prompts/prompt-context.ts). Absent: markdown.
    */
-  projectKind?: import('../successor/project-kind').ProjectKind;
+  projectKind?: ProjectKind;
 }

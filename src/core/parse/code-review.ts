@@ -39,7 +39,7 @@ function parseIssue(raw: string, resolved: boolean, line: number): ReviewIssue {
   return issue;
 }
 
-export function normaliseVerdict(raw: string | undefined): ReviewVerdict | null | 'unknown' {
+export function reviewVerdictOf(raw: string | undefined): ReviewVerdict | null | 'unknown' {
   if (!raw) return null;
   const v = raw.toLowerCase().replace(/[\s_]+/g, '-');
   if (v === 'approved' || v === 'approve' || v === 'pass' || v === 'passed') return 'approved';
@@ -77,7 +77,7 @@ function codeReviewOf(fm: Frontmatter, file: string): CodeReview {
     diagnostics.push({ file, line: 1, severity: 'error', message: `cycle "${String(rawCycle)}" is not a positive whole number` });
   }
   const verdictRaw = fmString(fm.data, 'verdict');
-  const verdict = normaliseVerdict(verdictRaw);
+  const verdict = reviewVerdictOf(verdictRaw);
   if (verdict === 'unknown') {
     diagnostics.push({ file, line: 1, severity: 'error', message: `verdict "${verdictRaw}" is neither approved nor changes-requested` });
   }

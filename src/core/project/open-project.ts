@@ -15,7 +15,7 @@ import {
   type AfterDispatchOutcome,
   type DispatchContext,
   type DispatchOutcome,
-  type RunOptions,
+  type DecisionOptions,
 } from '../dispatch/dispatch';
 import type { DispatchRecord } from '../dispatch/dispatch-record';
 import { journalFile } from '../files/commit-journal';
@@ -41,7 +41,7 @@ export interface OpenProjectOptions {
   /** May hook code from the workspace run? A function when it can change (VS Code's workspace trust). */
   trusted?: boolean | (() => boolean);
   userHooksDir?: string;
-  /** Where the hooks' loading and chatter goes (per call, `RunOptions.log` overrides it). */
+  /** Where the hooks' loading and chatter goes (per call, `DecisionOptions.log` overrides it). */
   log?: HookLog;
   now?: () => Date;
   /**
@@ -77,17 +77,17 @@ export interface Project {
   /** The hook registry, lifecycle providers and their options; loaded once (see hook-cache.ts). */
   hooks(): Promise<ProjectHooks>;
   /** What Next Unit would dispatch now, on the current state, writing nothing. */
-  preview(options?: RunOptions): Promise<DispatchOutcome>;
+  preview(options?: DecisionOptions): Promise<DispatchOutcome>;
   /** Decides and records the next unit, committing the hooks' state. */
-  dispatch(options?: RunOptions): Promise<DispatchOutcome>;
+  dispatch(options?: DecisionOptions): Promise<DispatchOutcome>;
   /** Records a unit the user chose (e.g. "Replan slice" on a Known Issues CodeLens). */
-  dispatchUnit(unit: DispatchDecision, options?: RunOptions): Promise<DispatchOutcome>;
+  dispatchUnit(unit: DispatchDecision, options?: DecisionOptions): Promise<DispatchOutcome>;
   /** Processes the recorded unit's result (afterDispatch). Throws NothingDispatchedError when none waits. */
-  complete(options?: RunOptions): Promise<AfterDispatchOutcome>;
+  complete(options?: DecisionOptions): Promise<AfterDispatchOutcome>;
   /** The unit recorded as dispatched and not yet completed. */
   currentUnit(): DispatchRecord | null;
   /** Cancels the unit in flight (no hook runs); returns it, or null when none was in flight. */
-  cancel(options?: RunOptions): DispatchRecord | null;
+  cancel(options?: DecisionOptions): DispatchRecord | null;
 }
 
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
@@ -235,7 +235,7 @@ class ProjectEngine implements Project {
     return ctx;
   }
 
-  private run(options: RunOptions): RunOptions {
+  private run(options: DecisionOptions): DecisionOptions {
     return { log: this.options.log ?? silentLog, ...(this.options.now ? { now: this.options.now } : {}), ...options };
   }
 
@@ -243,7 +243,7 @@ class ProjectEngine implements Project {
     if (this.readOnly) throw new ReadOnlyProjectError(`${what}: this is a ${this.src.info.label} project; only GSD itself records progress there`);
   }
 
-  async preview(options: RunOptions = {}): Promise<DispatchOutcome> {
+  async preview(options: DecisionOptions = {}): Promise<DispatchOutcome> {
     if (this.readOnly) {
       const s = this.state();
       return {
@@ -260,28 +260,28 @@ class ProjectEngine implements Project {
     return decideNextUnit(await this.dispatchContext(), this.run({ ...options, apply: false }));
   }
 
-  async dispatch(options: RunOptions = {}): Promise<DispatchOutcome> {
+  async dispatch(options: DecisionOptions = {}): Promise<DispatchOutcome> {
     this.refuseWrite('nothing is dispatched');
     const out = await decideNextUnit(await this.dispatchContext(), this.run({ ...options, apply: true }));
     this.changed(out.written);
     return out;
   }
 
-  async dispatchUnit(unit: DispatchDecision, options: RunOptions = {}): Promise<DispatchOutcome> {
+  async dispatchUnit(unit: DispatchDecision, options: DecisionOptions = {}): Promise<DispatchOutcome> {
     this.refuseWrite('nothing is dispatched');
     const out = recordChosenUnit(await this.dispatchContext(), unit, this.run(options));
     this.changed(out.written);
     return out;
   }
 
-  async complete(options: RunOptions = {}): Promise<AfterDispatchOutcome> {
+  async complete(options: DecisionOptions = {}): Promise<AfterDispatchOutcome> {
     this.refuseWrite('nothing is completed');
     const out = await completeDispatchedUnit(await this.dispatchContext(), this.run(options));
     this.changed(out.written);
     return out;
   }
 
-  cancel(options: RunOptions = {}): DispatchRecord | null {
+  cancel(options: DecisionOptions = {}): DispatchRecord | null {
     this.refuseWrite('nothing is cancelled');
     const out = cancelDispatchedUnit({ gsdDir: this.gsdDir, store: this.store, files: this.src.files }, this.run(options));
     this.changed(out.written);

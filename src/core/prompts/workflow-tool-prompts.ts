@@ -17,17 +17,6 @@
 
 export const GSD_WORKFLOW_SERVER = 'gsd-workflow';
 
-/** The tool each unit ends with. */
-export const WORKFLOW_TOOLS = {
-  'plan-slice': 'gsd_plan_slice',
-  'execute-task': 'gsd_task_complete',
-  'complete-slice': 'gsd_slice_complete',
-  'replan-slice': 'gsd_replan_slice',
-  'plan-milestone': 'gsd_plan_milestone',
-  'validate-milestone': 'gsd_validate_milestone',
-  'complete-milestone': 'gsd_complete_milestone',
-} as const;
-
 const NOT_BY_HAND = `This project keeps its progress in GSD's database (.gsd/gsd.db); GSD renders the markdown files from it. Record the result by calling the tool below of the \`${GSD_WORKFLOW_SERVER}\` MCP server; do not write or edit the files it renders (they would be overwritten and record nothing). If the tool is not available to you, stop and say so instead of writing the files.`;
 
 export const WORKFLOW_PROMPTS = {

@@ -1,15 +1,15 @@
 // GSD's default rules: which milestone, slice and task are active and what phase the project is in.
 // One set of rules for both ways of reading: the full index (every slice, for the panel) and the
 // lazy path (only what the active unit needs, for the CLI's `next` and `hook`).
+import { firstEligibleSlice, type SliceOrder } from '../model/slice-eligibility';
+import type { RoadmapSlice } from '../parse/roadmap';
 import * as path from 'node:path';
 import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
-import { milestoneIdFromDir, milestoneSeq, milestonesDir } from '../files/gsd-layout';
-import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
+import { milestoneIdFromDir, milestoneSeq, milestonesDir, type DirIndex } from '../files/gsd-layout';
 import { preferencesFile } from '../hooks/engine/hook-config';
-import { locateProject } from './locate-project';
 import { parsePreferences } from '../parse/preferences';
-import { ProjectFiles } from './project-files';
+import type { ProjectFiles } from './project-files';
 import { parseQueueOrder, QUEUE_ORDER_FILE, sortByQueueOrder } from '../parse/queue-order';
 import type {
   Diagnostic,
@@ -126,24 +126,59 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
   const prefs = preferencesFile(files, project.gsdDir);
   if (prefs) diagnostics.push(...files.parse(prefs, parsePreferences).diagnostics);
 
-  const refs = listMilestones(files, project.gsdDir, diagnostics);
-  // The lazy path reads each milestone only as deep as the status rules need, and the active one fully.
-  const depth: MilestoneDepth = options.lazy ? 'status' : 'all';
+  const parts = readMilestones(project.gsdDir, source, !!options.lazy, diagnostics);
+  const { statuses, active } = pickActiveMilestone(parts, source);
+  for (const p of parts) diagnostics.push(...p.diagnostics);
+  const slices = new SliceReader(source, diagnostics);
+  const decision = decide(parts, active, statuses, (p, sliceId) => slices.load(p, sliceId));
+
+  const pendingActions: GSDState['pendingActions'] = [];
+  const milestones = parts.map((p) => milestoneEntry(p, active === p, statuses, decision, slices, !!options.lazy, pendingActions, diagnostics));
+  return {
+    root: project.root,
+    gsdDir: project.gsdDir,
+    activeMilestone: decision.activeMilestone,
+    activeSlice: decision.activeSlice,
+    activeTask: decision.activeTask,
+    phase: decision.phase,
+    blockers: decision.blockers,
+    nextAction: decision.nextAction,
+    replanTrigger: decision.replanTrigger,
+    milestones,
+    progress: progressOf(milestones, decision),
+    pendingActions,
+    extensions: {},
+    diagnostics,
+  };
+}
+
+/**
+ * Every milestone folder GSD counts, each read as deep as needed: only as far as the status rules
+ * need on the lazy path (the active one is read in full later), all of it otherwise.
+ */
+function readMilestones(gsdDir: string, source: PartSource, lazy: boolean, diagnostics: Diagnostic[]): MilestonePart[] {
+  const { files } = source;
+  const depth: MilestoneDepth = lazy ? 'status' : 'all';
   const parts: MilestonePart[] = [];
-  for (const r of refs) {
+  for (const r of listMilestones(files, gsdDir, diagnostics)) {
     const p = source.milestone(r.id, r.dir, depth);
-    if (!p.parked && !p.summaryTerminal && !p.roadmap && isGhost(files, project.gsdDir, p)) {
+    if (!p.parked && !p.summaryTerminal && !p.roadmap && isGhost(files, gsdDir, p)) {
       diagnostics.push(...p.diagnostics);
       diagnostics.push({ file: p.dir, severity: 'info', message: `milestone folder ${path.basename(p.dir)} has no CONTEXT, ROADMAP or SUMMARY; GSD skips it` });
       continue;
     }
     parts.push(p);
   }
+  return parts;
+}
 
-  // Milestone registry and the active milestone, by GSD's rules: the first milestone not complete
-  // (a SUMMARY that does not report failure) whose dependencies are complete; dependencies are checked
-  // only while its slices are unfinished, and a validation verdict of needs-attention parks a
-  // milestone whose slices are all done.
+/**
+ * The milestone registry and the active milestone, by GSD's rules: the first milestone not complete
+ * (a SUMMARY that does not report failure) whose dependencies are complete; dependencies are checked
+ * only while its slices are unfinished, and a validation verdict of needs-attention parks a milestone
+ * whose slices are all done. The active milestone is read in full, in place in `parts`.
+ */
+function pickActiveMilestone(parts: MilestonePart[], source: PartSource): { statuses: Map<string, MilestoneEntry['status']>; active: MilestonePart | null } {
   const completeIds = new Set(parts.filter((p) => !p.parked && p.summaryTerminal).map((p) => p.id));
   const statuses = new Map<string, MilestoneEntry['status']>();
   let active: MilestonePart | null = null;
@@ -163,93 +198,92 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
       parts[i] = active;
     }
   }
-  for (const p of parts) diagnostics.push(...p.diagnostics);
-  const slicesDirOf = (p: MilestonePart) => {
-    const idx = files.dir(p.dir);
-    const sub = idx?.subdir('slices');
-    return sub ? files.dir(sub) : null;
-  };
-  const loadSlice = (p: MilestonePart, sliceId: string): SlicePart | null => {
-    const dir = slicesDirOf(p)?.subdir(sliceId);
-    if (!dir) return null;
-    const part = source.slice(p.id, sliceId, dir);
-    diagnostics.push(...part.diagnostics);
-    return part;
-  };
+  return { statuses, active };
+}
 
-  const decision = decide(parts, active, statuses, loadSlice);
-  const activeSlicePart = decision.activeSlicePart;
+/** Reads a milestone's slice folders through the part source, keeping their diagnostics. */
+class SliceReader {
+  constructor(
+    private readonly source: PartSource,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
 
-  // Registry: every milestone and slice; slice plans read for all slices (full) or the active one (lazy).
-  const milestones: MilestoneEntry[] = [];
-  const pendingActions: GSDState['pendingActions'] = [];
-  for (const p of parts) {
-    const roadmapSlices = p.roadmap?.slices ?? [];
-    const doneIds = new Set(roadmapSlices.filter((s) => s.done).map((s) => s.id));
-    const isActiveMilestone = active === p;
-    const slices: SliceEntry[] = [];
-    for (const rs of roadmapSlices) {
-      const isActiveSlice = isActiveMilestone && decision.activeSlice?.id === rs.id;
-      const part = isActiveSlice ? activeSlicePart : options.lazy ? null : loadSlice(p, rs.id);
-      let status: SliceStatus;
-      if (rs.done) status = 'done';
-      else if (isActiveSlice) status = decision.phase === 'replanning-slice' ? 'replanning' : 'active';
-      else if (rs.depends.some((d) => !doneIds.has(d))) status = 'blocked';
-      else status = 'pending';
-      const entry = sliceEntry(rs, part, status);
-      if (isActiveSlice && decision.activeTask) {
-        const activeId = decision.activeTask.id;
-        entry.tasks = entry.tasks.map((t): TaskEntry => (t.id === activeId ? { ...t, status: 'active' } : t));
-      }
-      if (part) pendingActions.push(...part.pendingActions);
-      slices.push(entry);
-    }
-    if (!options.lazy) {
-      for (const e of slicesDirOf(p)?.entries ?? []) {
-        if (e.isDirectory && /^S\d+/i.test(e.name) && !roadmapSlices.some((s) => e.name.toUpperCase().startsWith(s.id))) {
-          diagnostics.push({ file: path.join(slicesDirOf(p)!.dir, e.name), severity: 'info', message: `slice folder ${e.name} is not listed in ${p.id}-ROADMAP.md` });
-        }
-      }
-    }
-    const entry: MilestoneEntry = {
-      id: p.id,
-      title: p.title,
-      status: statuses.get(p.id) ?? 'pending',
-      dir: p.dir,
-      dependsOn: p.dependsOn,
-      roadmapLoaded: p.depth === 'all',
-      slices,
-      progress: { done: slices.filter((s) => s.done).length, total: slices.length },
-      extensions: p.extensions,
-    };
-    if (p.roadmapFile) entry.roadmapFile = p.roadmapFile;
-    if (p.summaryFile) entry.summaryFile = p.summaryFile;
-    milestones.push(entry);
+  slicesDir(p: MilestonePart): DirIndex | null {
+    const sub = this.source.files.dir(p.dir)?.subdir('slices');
+    return sub ? this.source.files.dir(sub) : null;
   }
 
+  load(p: MilestonePart, sliceId: string): SlicePart | null {
+    const dir = this.slicesDir(p)?.subdir(sliceId);
+    if (!dir) return null;
+    const part = this.source.slice(p.id, sliceId, dir);
+    this.diagnostics.push(...part.diagnostics);
+    return part;
+  }
+}
+
+/** One milestone of the registry: every roadmap slice, its plan read for all (full) or the active one (lazy). */
+function milestoneEntry(
+  p: MilestonePart,
+  isActiveMilestone: boolean,
+  statuses: Map<string, MilestoneEntry['status']>,
+  decision: ReturnType<typeof decide>,
+  reader: SliceReader,
+  lazy: boolean,
+  pendingActions: GSDState['pendingActions'],
+  diagnostics: Diagnostic[],
+): MilestoneEntry {
+  const roadmapSlices = p.roadmap?.slices ?? [];
+  const doneIds = new Set(roadmapSlices.filter((s) => s.done).map((s) => s.id));
+  const slices: SliceEntry[] = [];
+  for (const rs of roadmapSlices) {
+    const isActiveSlice = isActiveMilestone && decision.activeSlice?.id === rs.id;
+    const part = isActiveSlice ? decision.activeSlicePart : lazy ? null : reader.load(p, rs.id);
+    let status: SliceStatus;
+    if (rs.done) status = 'done';
+    else if (isActiveSlice) status = decision.phase === 'replanning-slice' ? 'replanning' : 'active';
+    else if (rs.depends.some((d) => !doneIds.has(d))) status = 'blocked';
+    else status = 'pending';
+    const entry = sliceEntry(rs, part, status);
+    if (isActiveSlice && decision.activeTask) {
+      const activeId = decision.activeTask.id;
+      entry.tasks = entry.tasks.map((t): TaskEntry => (t.id === activeId ? { ...t, status: 'active' } : t));
+    }
+    if (part) pendingActions.push(...part.pendingActions);
+    slices.push(entry);
+  }
+  if (!lazy) {
+    const dir = reader.slicesDir(p);
+    for (const e of dir?.entries ?? []) {
+      if (e.isDirectory && /^S\d+/i.test(e.name) && !roadmapSlices.some((s) => e.name.toUpperCase().startsWith(s.id))) {
+        diagnostics.push({ file: path.join(dir!.dir, e.name), severity: 'info', message: `slice folder ${e.name} is not listed in ${p.id}-ROADMAP.md` });
+      }
+    }
+  }
+  const entry: MilestoneEntry = {
+    id: p.id,
+    title: p.title,
+    status: statuses.get(p.id) ?? 'pending',
+    dir: p.dir,
+    dependsOn: p.dependsOn,
+    roadmapLoaded: p.depth === 'all',
+    slices,
+    progress: { done: slices.filter((s) => s.done).length, total: slices.length },
+    extensions: p.extensions,
+  };
+  if (p.roadmapFile) entry.roadmapFile = p.roadmapFile;
+  if (p.summaryFile) entry.summaryFile = p.summaryFile;
+  return entry;
+}
+
+/** Milestones done of all; slices of the active milestone; tasks of the active slice. */
+function progressOf(milestones: MilestoneEntry[], decision: Pick<GSDState, 'activeMilestone' | 'activeSlice'>): GSDState['progress'] {
   const activeEntry = milestones.find((m) => m.id === decision.activeMilestone?.id);
   const activeSliceEntry = activeEntry?.slices.find((s) => s.id === decision.activeSlice?.id);
-  const progress: GSDState['progress'] = {
+  return {
     milestones: { done: milestones.filter((m) => m.status === 'complete').length, total: milestones.length },
     slices: activeEntry ? activeEntry.progress : { done: 0, total: 0 },
     tasks: activeSliceEntry ? activeSliceEntry.progress : { done: 0, total: 0 },
-  };
-
-  return {
-    root: project.root,
-    gsdDir: project.gsdDir,
-    activeMilestone: decision.activeMilestone,
-    activeSlice: decision.activeSlice,
-    activeTask: decision.activeTask,
-    phase: decision.phase,
-    blockers: decision.blockers,
-    nextAction: decision.nextAction,
-    replanTrigger: decision.replanTrigger,
-    milestones,
-    progress,
-    pendingActions,
-    extensions: {},
-    diagnostics,
   };
 }
 
@@ -307,8 +341,7 @@ function decide(
     }
     return { ...none, phase: 'completing-milestone', activeMilestone, nextAction: `All slices of ${active.id} are done. Write the milestone summary.` };
   }
-  const doneIds = new Set(roadmap.slices.filter((s) => s.done).map((s) => s.id));
-  const rs = roadmap.slices.find((s) => !s.done && s.depends.every((d) => doneIds.has(d)));
+  const rs = firstEligibleSlice(roadmap.slices, ROADMAP_SLICE_ORDER);
   if (!rs) {
     return { ...none, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: check the depends:[…] of the roadmap.'], nextAction: 'Resolve slice dependencies.' };
   }
@@ -356,13 +389,7 @@ function decide(
   return { ...base, activeTask, phase: 'executing', nextAction: `Execute ${open.id}: ${open.title} in slice ${rs.id}.${resume}` };
 }
 
-/** The lazy path in one call: locate `.gsd`, read only what the active unit needs. */
-export function deriveStateLazy(root: string, store: GsdStore = new NodeGsdStore()): { state: GSDState; files: ProjectFiles } {
-  const project = locateProject(root);
-  if (!project) throw new NoProjectError(root);
-  const files = new ProjectFiles(store);
-  return { state: deriveState(project, freshPartSource(files), { lazy: true }), files };
-}
+const ROADMAP_SLICE_ORDER: SliceOrder<RoadmapSlice> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends };
 
 export class NoProjectError extends Error {
   constructor(readonly start: string) {

@@ -11,12 +11,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { confineRegularFile } from '../files/confine';
-import type { Diagnostic } from '../model/types';
+import type { Diagnostic, ProjectKind } from '../model/types';
 import { nodeSqliteAvailability, readDatabase } from './read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
 import { readSqliteHeader } from '../sqlite/sqlite-header';
 
-export type ProjectKind = 'markdown' | 'gsd2-database' | 'successor';
+export type { ProjectKind } from '../model/types';
 
 export interface ProjectKindReport {
   kind: ProjectKind;

@@ -41,7 +41,7 @@ export interface SuccessorReviewCycle extends ReviewCycle {
   from: 'database' | 'artifact';
 }
 
-export function normalizeHookVerdict(raw: unknown): string | undefined {
+export function successorVerdictOf(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const v = raw.trim().toLowerCase();
   if (!v) return undefined;
@@ -102,7 +102,7 @@ export function readArtifactVerdict(file: string): { verdict: string; rationale?
   const fm = parseFrontmatter(text, file);
   const data = fm.data;
   const outcome = data.outcome && typeof data.outcome === 'object' ? (data.outcome as Record<string, unknown>) : {};
-  const verdict = normalizeHookVerdict(data.verdict) ?? normalizeHookVerdict(outcome.verdict);
+  const verdict = successorVerdictOf(data.verdict) ?? successorVerdictOf(outcome.verdict);
   if (!verdict) return null;
   const rationale = [data.rationale, outcome.rationale, outcome.reason].find((v) => typeof v === 'string' && v.trim()) as string | undefined;
   let at: string | undefined;

@@ -12,9 +12,6 @@ export const LATEST_KNOWN_SCHEMA = 51;
 /** The oldest schema the successor writes today (1.16); older successor databases are read as far as their tables go. */
 export const OLDEST_CURRENT_SCHEMA = 48;
 
-/** From this schema on, the database carries the application_id / user_version stamps. */
-export const FIRST_STAMPED_SCHEMA = 46;
-
 /** GSD-2 (gsd-build/gsd-2, gsd-pi 3.x) never went past this schema; the successor forked from it. */
 export const LAST_GSD2_SCHEMA = 29;
 

@@ -7,6 +7,7 @@
 // needs-remediation or needs-attention is paused by GSD for a person (preferences-reference.md):
 // blocked here; a lifecycle `paused` item: paused.
 import type { ActiveRef, MilestoneEntry, PhaseDecision, SliceEntry, TaskEntry } from '../model/types';
+import { firstEligibleSlice, type SliceOrder } from '../model/slice-eligibility';
 import type { StatusClass } from './lifecycle-status';
 import type { SuccessorReviewCycle } from './review-verdicts';
 
@@ -20,9 +21,8 @@ export function entryClass(entry: { extensions: Record<string, unknown> }): Stat
 
 const ref = (e: { id: string; title: string }): ActiveRef => ({ id: e.id, title: e.title });
 
-function eligible(slice: SliceEntry, all: SliceEntry[]): boolean {
-  return slice.depends.every((d) => all.find((s) => s.id === d)?.done ?? true);
-}
+/** A dependency on a slice the milestone does not list is taken as met (slice-eligibility.ts says why). */
+const SUCCESSOR_SLICE_ORDER: SliceOrder<SliceEntry> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends, unknownDependency: 'met' };
 
 function latestCycle(task: TaskEntry): SuccessorReviewCycle | undefined {
   const cycles = task.reviews as SuccessorReviewCycle[];
@@ -46,7 +46,7 @@ export function readPhase(milestones: MilestoneEntry[], validated: (m: Milestone
       ? { ...base, phase: 'completing-milestone', nextAction: `All slices of ${milestone.id} are done and validated. GSD completes the milestone.` }
       : { ...base, phase: 'validating-milestone', nextAction: `All slices of ${milestone.id} are done. GSD validates the milestone.` };
   }
-  const slice = remaining.find((s) => eligible(s, milestone.slices));
+  const slice = firstEligibleSlice(milestone.slices, SUCCESSOR_SLICE_ORDER);
   if (!slice) {
     return { ...base, phase: 'blocked', blockers: ['No slice is eligible: check the slices\' dependencies.'], nextAction: 'Resolve slice dependencies in GSD.' };
   }

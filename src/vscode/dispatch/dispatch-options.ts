@@ -2,10 +2,10 @@
 // the status bar and the "next" mark in the panel. The project engine fixes the rest (same hooks, same
 // trust, same view of unsaved editors), so all three ask the same question and get the same unit.
 import * as vscode from 'vscode';
-import type { RunOptions } from '../../core/dispatch/dispatch';
+import type { DecisionOptions } from '../../core/dispatch/dispatch';
 
 /** `preview`: a decision made on every change only to show it; its hooks' chatter goes to debug. */
-export function runOptions(log: vscode.LogOutputChannel, preview = false): RunOptions {
+export function runOptions(log: vscode.LogOutputChannel, preview = false): DecisionOptions {
   return {
     log: { info: (m: string) => (preview ? log.debug(m) : log.info(m)), warn: (m: string) => (preview ? log.debug(m) : log.warn(m)) },
   };

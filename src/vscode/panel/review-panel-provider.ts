@@ -35,9 +35,9 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
   private readonly cache = new Map<string, PanelNode>();
   private readonly snapshots: ProjectSnapshots;
   private pendingGroups = new Map<string, boolean>();
-  /** Refreshes asked for in this turn, told to VS Code once at its end (see tell()). */
+  /** Refreshes asked for in this turn, told to VS Code once at its end (see requestRefresh()). */
   private toTell: { full: boolean; nodes: Set<PanelNode> } | null = null;
-  /** Several projects: the nodes still to tell VS Code, one project per refresh (see tellNextProject). */
+  /** Several projects: the nodes still to tell VS Code, one project per refresh (see refreshNextProject). */
   private projectQueue: Array<{ gsdDir: string | null; nodes: Set<PanelNode> }> = [];
   /** Cancels the pending spacing timer (set while projects' refreshes are spaced out). */
   private spacing: (() => void) | undefined;
@@ -63,7 +63,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
         this.snapshots.retake(handle);
         const group = this.cache.get(hookEventsNodeId(handle.project.gsdDir));
         // The group appears with the first event: that changes the project's top level.
-        this.tell(group ?? this.topLevelOf(handle));
+        this.requestRefresh(group ?? this.topLevelOf(handle));
         this.refreshed.fire({ full: !group, ids: group ? [group.id] : [], at: Date.now() });
       }),
     ])
@@ -142,7 +142,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
    * in a multi-root panel came from its batched fetching, not from refreshes: see opening.ts.)
    * `undefined` is the whole tree.
    */
-  private tell(node: PanelNode | PanelNode[] | undefined): void {
+  private requestRefresh(node: PanelNode | PanelNode[] | undefined): void {
     if (!this.toTell) {
       this.toTell = { full: false, nodes: new Set() };
       this.after(0, () => {
@@ -152,7 +152,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
         if (t.full) {
           this.projectQueue = [];
           this.changed.fire(undefined);
-        } else if (t.nodes.size) this.tellByProject([...t.nodes]);
+        } else if (t.nodes.size) this.refreshByProject([...t.nodes]);
       });
     }
     if (node === undefined) this.toTell.full = true;
@@ -164,7 +164,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
    * children a refresh opens in batches, and a batch mixing two projects' nodes can be answered
    * with the wrong one's (opening.ts); refreshes of their own never share a batch.
    */
-  private tellByProject(nodes: PanelNode[]): void {
+  private refreshByProject(nodes: PanelNode[]): void {
     const handles = this.workspace.list();
     if (handles.length < 2) {
       this.changed.fire(nodes);
@@ -176,15 +176,15 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
       if (!queued) this.projectQueue.push((queued = { gsdDir, nodes: new Set() }));
       for (const id of ids) queued.nodes.add(byId.get(id)!);
     }
-    if (!this.spacing) this.tellNextProject();
+    if (!this.spacing) this.refreshNextProject();
   }
 
-  private tellNextProject(): void {
+  private refreshNextProject(): void {
     this.spacing = undefined;
     const next = this.projectQueue.shift();
     if (!next) return;
     this.changed.fire([...next.nodes]);
-    this.spacing = this.after(PROJECT_REFRESH_SPACING_MS, () => this.tellNextProject());
+    this.spacing = this.after(PROJECT_REFRESH_SPACING_MS, () => this.refreshNextProject());
   }
 
   private refreshAll(): void {
@@ -196,12 +196,12 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
     if (same && handles.length > 1 && roots.every((r) => r !== undefined)) {
       // The same projects again (the Refresh command): each root, one refresh per project, rather
       // than the whole tree, whose roots VS Code would fetch in one batch.
-      this.tell(roots as PanelNode[]);
+      this.requestRefresh(roots as PanelNode[]);
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
     this.cache.clear();
-    this.tell(undefined);
+    this.requestRefresh(undefined);
     this.refreshed.fire({ full: true, ids: [], at: Date.now() });
   }
 
@@ -212,12 +212,12 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {
       this.pendingGroups.set(gsdDir, hasPending);
-      this.tell(this.topLevelOf(handle));
+      this.requestRefresh(this.topLevelOf(handle));
       this.refreshed.fire({ full: true, ids: [], at: Date.now() });
       return;
     }
     const nodes = plan.ids.map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
-    if (nodes.length) this.tell(nodes);
+    if (nodes.length) this.requestRefresh(nodes);
     this.refreshed.fire({ full: false, ids: nodes.map((n) => n.id), at: Date.now() });
   }
 
@@ -226,7 +226,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
     this.snapshots.retake(handle);
     const nodes = nextMarkIds(handle.project.gsdDir, before, after).map((id) => this.cache.get(id)).filter((n): n is PanelNode => n !== undefined);
     // Not announced on onDidRefresh, which reports refreshes for file changes only.
-    if (nodes.length) this.tell(nodes);
+    if (nodes.length) this.requestRefresh(nodes);
   }
 
   /** The unit in flight moved (dispatched, completed, cancelled): its old and new rows. */
@@ -235,14 +235,14 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
     const nodes = nextMarkIds(handle.project.gsdDir, before?.unitId ?? null, after?.unitId ?? null)
       .map((id) => this.cache.get(id))
       .filter((n): n is PanelNode => n !== undefined);
-    if (nodes.length) this.tell(nodes);
+    if (nodes.length) this.requestRefresh(nodes);
   }
 
   private refreshInFlightRows(): void {
     for (const handle of this.workspace.list()) {
       const flying = this.snapshots.of(handle).inFlight;
       const node = flying ? this.cache.get(nextMarkIds(handle.project.gsdDir, null, flying.unitId).at(-1)!) : undefined;
-      if (node) this.tell(node);
+      if (node) this.requestRefresh(node);
     }
   }
 }

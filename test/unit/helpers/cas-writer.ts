@@ -2,7 +2,7 @@
 // with conditional writes (read, add a line, write if unchanged). Mode `dispatch`: records distinct
 // user-chosen units with dispatchUnit, as `next --apply` records its decision. Prints a JSON list of
 // what it was told was written (or recorded).
-import { dispatchUnit } from '../../../src/core/project/one-shot-dispatch';
+import { dispatchUnit } from './one-shot-dispatch';
 import { NodeGsdStore } from '../../../src/core/files/gsd-store';
 
 const [mode, target, id, countText] = process.argv.slice(2);

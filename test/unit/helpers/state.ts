@@ -30,3 +30,10 @@ export function decisionOf(s: GSDState) {
   };
 }
 
+
+/** The lazy path in one call, as the CLI reads: locate `.gsd`, read only what the active unit needs. */
+export function lazyState(root: string): { state: GSDState; files: ProjectFiles } {
+  const project = locateProject(root)!;
+  const files = new ProjectFiles(new NodeGsdStore());
+  return { state: deriveState(project, freshPartSource(files), { lazy: true }), files };
+}

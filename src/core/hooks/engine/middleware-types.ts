@@ -1,13 +1,9 @@
 // The dispatch middleware's contract (DESIGN.md section 3, seed 000): what a hook is given and what
 // it may decide. The hook authors' front door (hooks/api.ts) re-exports these.
-import type { GSDState, Severity, UnitType } from '../../model/types';
+import type { DeepReadonly, GSDState, Severity, UnitType } from '../../model/types';
 import type { HookStateHandle } from './hook-state';
 
-export type DeepReadonly<T> = T extends (infer U)[]
-  ? ReadonlyArray<DeepReadonly<U>>
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+export type { DeepReadonly } from '../../model/types';
 
 /** What a hook asks GSD to run next. */
 export interface UnitDecision {

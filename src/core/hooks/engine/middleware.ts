@@ -122,7 +122,7 @@ function stuckHook(run: ChainRun, answer: (hook: string) => void): void {
   });
 }
 
-export interface RunOptions {
+export interface ChainBudget {
   /** Budget for the whole run, in ms (default: chainBudgetMs()). */
   budgetMs?: number;
 }
@@ -132,7 +132,7 @@ export interface RunOptions {
  * HookTimeoutError naming the hook still running when the budget is spent (a hook that never
  * settles must not leave the command hanging or silently exiting).
  */
-export function runMiddleware(registry: HookRegistry, host: ChainHost, options: RunOptions = {}): Promise<ChainResult> {
+export function runMiddleware(registry: HookRegistry, host: ChainHost, options: ChainBudget = {}): Promise<ChainResult> {
   const budget = options.budgetMs ?? chainBudgetMs();
   let run!: ChainRun;
   const result = new Promise<ChainResult>((resolve, reject) => {

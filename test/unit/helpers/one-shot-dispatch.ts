@@ -1,10 +1,10 @@
 // One decision in one call, for scripts and tests that have no engine of their own: open the project,
 // decide (or record, or complete), done. The same engine as everywhere else, used once.
-import type { AfterDispatchOutcome, DispatchOutcome } from '../dispatch/dispatch';
-import type { GsdStore } from '../files/gsd-store';
-import type { BuiltinHook } from '../hooks/engine/hook-loader';
-import type { DispatchDecision, HookLog } from '../hooks/engine/middleware-types';
-import { openProject } from './open-project';
+import type { AfterDispatchOutcome, DispatchOutcome } from '../../../src/core/dispatch/dispatch';
+import type { GsdStore } from '../../../src/core/files/gsd-store';
+import type { BuiltinHook } from '../../../src/core/hooks/engine/hook-loader';
+import type { DispatchDecision, HookLog } from '../../../src/core/hooks/engine/middleware-types';
+import { openProject } from '../../../src/core/project/open-project';
 
 export interface DispatchOptions {
   /** Any folder inside the project. */
