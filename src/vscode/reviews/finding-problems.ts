@@ -2,9 +2,9 @@
 // the task id, the review as related information. By default only the unit in flight's (the task
 // under review, else the active task); `gsdReviewLoop.reviewFindings.problems` says otherwise.
 // Quick fixes: Show in review panel, Open review.
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { severityOf, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
-import type { ProjectState } from '../../core/project/state-source';
 import { COMMANDS } from '../contributions/contribution-ids';
 
 export const FINDINGS_SOURCE = 'GSD review';
@@ -12,16 +12,9 @@ export type ProblemsScope = 'unitInFlight' | 'all' | 'off';
 
 const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information } as const;
 
-/** The unit whose findings the default shows: the review loop's task under review, else the active task. */
-export function unitInFlight(state: ProjectState): string | null {
-  const active = (state.extensions['review-loop'] as { activeReview?: { unitId?: string } } | undefined)?.activeReview?.unitId;
-  if (active) return active;
-  const { activeMilestone: m, activeSlice: s, activeTask: t } = state;
-  return m && s && t ? `${m.id}/${s.id}/${t.id}` : null;
-}
-
 function diagnosticOf(f: ReviewFinding): { file: string; diagnostic: vscode.Diagnostic } {
-  const placed = f.file !== null && f.location?.line !== null;
+  // A place that is gone (a stat, for the few findings shown) is listed on the review, as the threads do.
+  const placed = f.file !== null && f.location?.line !== null && fs.existsSync(f.file);
   const file = placed ? f.file! : f.reviewFile;
   const line = Math.max(0, (placed ? f.location!.line! : f.reviewLine || 1) - 1);
   const message = `${f.severity ? `${f.severity}: ` : ''}${f.text} (${f.taskId}, review cycle ${f.cycle})`;
@@ -39,12 +32,12 @@ export class FindingProblems implements vscode.Disposable, vscode.CodeActionProv
 
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
-  update(projects: ReadonlyArray<{ state: ProjectState; index: FindingIndex }>, scope: ProblemsScope): void {
+  /** `inFlight`: each project's task in flight (unit-in-flight.ts), for the default scope. */
+  update(projects: ReadonlyArray<{ inFlight: string | null; index: FindingIndex }>, scope: ProblemsScope): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     const keys: string[] = [];
     if (scope !== 'off') {
-      for (const { state, index } of projects) {
-        const inFlight = scope === 'unitInFlight' ? unitInFlight(state) : null;
+      for (const { inFlight, index } of projects) {
         for (const f of index.all) {
           if (f.resolved || (scope === 'unitInFlight' && f.unitId !== inFlight)) continue;
           keys.push(f.key);

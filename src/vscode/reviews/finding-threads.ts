@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { lineAfterEdits, type LineEdit } from '../../core/reviews/line-tracking';
+import { lineAfterEdits, lineEditBetween, type LineEdit } from '../../core/reviews/line-tracking';
 import { reviewFindings, unplacedNote, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 
@@ -41,8 +41,9 @@ export class FindingThreads implements vscode.Disposable {
   private indexes = new Map<ProjectHandle, FindingIndex>();
   /** Painted threads by document path, then finding key. */
   private readonly painted = new Map<string, Map<string, Painted>>();
-  /** Edits made in the editor since each document was opened. */
+  /** Edits made in the editor since each document with findings was first painted, and its lines then. */
   private readonly edits = new Map<string, LineEdit[]>();
+  private readonly texts = new Map<string, string[]>();
   private readonly subscriptions: vscode.Disposable[] = [this.controller];
 
   constructor(private readonly workspace: GsdWorkspace) {
@@ -125,6 +126,11 @@ export class FindingThreads implements vscode.Disposable {
     return out;
   }
 
+  private placedOn(file: string): boolean {
+    for (const index of this.indexes.values()) if (index.byFile.has(file)) return true;
+    return false;
+  }
+
   private isReviewFile(index: FindingIndex, file: string): boolean {
     return /-CODE-REVIEW(-C\d+)?\.md$/i.test(file) && index.all.some((f) => f.reviewFile === file);
   }
@@ -138,6 +144,7 @@ export class FindingThreads implements vscode.Disposable {
 
   private paint(doc: vscode.TextDocument): void {
     const file = doc.uri.fsPath;
+    if (!this.texts.has(file) && this.placedOn(file)) this.texts.set(file, doc.getText().split(/\r?\n/));
     const before = this.painted.get(file) ?? new Map<string, Painted>();
     const after = new Map<string, Painted>();
     const edits = this.edits.get(file) ?? [];
@@ -158,7 +165,7 @@ export class FindingThreads implements vscode.Disposable {
       }
       const baseLine = old ? old.baseLine : line;
       const seenEdits = old ? old.seenEdits : note === null ? edits.length : 0;
-      const at = note === null ? Math.min(lineAfterEdits(baseLine, edits, seenEdits), doc.lineCount - 1) : line;
+      const at = note === null ? Math.max(0, Math.min(lineAfterEdits(baseLine, edits, seenEdits), doc.lineCount - 1)) : line;
       const thread = old?.thread ?? this.controller.createCommentThread(doc.uri, new vscode.Range(at, 0, at, 0), []);
       if (old) before.delete(finding.key);
       this.dress(thread, finding, writable, note, moved);
@@ -173,7 +180,8 @@ export class FindingThreads implements vscode.Disposable {
     const severity = f.severity ?? 'issue';
     const body = new vscode.MarkdownString();
     body.appendMarkdown(`**${severity}** · ${f.taskId} · review cycle ${f.cycle}${f.resolved ? ' · resolved' : ''}\n\n`);
-    body.appendText(f.text);
+    // Escaped by hand: appendText turns spaces into &nbsp;, and the comment would not wrap.
+    body.appendMarkdown(f.text.replace(/[\\`*_{}[\]<>#|]/g, '\\$&'));
     body.appendMarkdown('\n\n');
     const reviewName = path.basename(f.reviewFile);
     if (f.reviewLine > 0) {
@@ -193,26 +201,35 @@ export class FindingThreads implements vscode.Disposable {
     thread.contextValue = `gsdFinding.${f.resolved ? 'resolved' : 'open'}${writable && !f.fromGsd && f.reviewLine > 0 ? '.writable' : ''}`;
   }
 
-  /** Moves the document's threads with an edit, and keeps the edit for threads painted later. */
+  /**
+   * Moves the document's threads with an edit, and keeps the edit for threads painted later. The
+   * edit is worked out from the lines before and after (lineEditBetween), so a revert or a format
+   * that replaces the whole text moves threads as little as a keystroke does.
+   */
   private followEdits(e: vscode.TextDocumentChangeEvent): void {
     if (e.document.uri.scheme !== 'file' || e.contentChanges.length === 0) return;
     const file = e.document.uri.fsPath;
+    const before = this.texts.get(file);
+    if (!before) return;
+    const after = e.document.getText().split(/\r?\n/);
+    this.texts.set(file, after);
+    const edit = lineEditBetween(before, after);
+    if (!edit) return;
     const list = this.edits.get(file) ?? [];
-    // Changes of one event are against the text before the event; applied last-first they compose.
-    const sorted = [...e.contentChanges].sort((a, b) => b.range.start.line - a.range.start.line);
-    for (const c of sorted) list.push({ startLine: c.range.start.line, endLine: c.range.end.line, newLineCount: c.text.split('\n').length });
+    list.push(edit);
     this.edits.set(file, list);
     const byKey = this.painted.get(file);
     if (!byKey) return;
     for (const p of byKey.values()) {
-      if (p.thread.range === undefined || p.baseLine < 0 || p.finding.file !== file) continue;
-      const at = Math.min(lineAfterEdits(p.baseLine, list, p.seenEdits), e.document.lineCount - 1);
+      if (p.thread.range === undefined || p.finding.file !== file) continue;
+      const at = Math.max(0, Math.min(lineAfterEdits(p.baseLine, list, p.seenEdits), e.document.lineCount - 1));
       if (p.thread.range.start.line !== at) p.thread.range = new vscode.Range(at, 0, at, 0);
     }
   }
 
   private forget(file: string): void {
     this.edits.delete(file);
+    this.texts.delete(file);
     const byKey = this.painted.get(file);
     if (!byKey) return;
     for (const p of byKey.values()) p.thread.dispose();

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { FindingThreads } from './finding-threads';
 import { FindingProblems, type ProblemsScope } from './finding-problems';
 import { registerFindingCommands } from './finding-commands';
+import { taskInFlight } from '../../core/reviews/unit-in-flight';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
 
 export const PROBLEMS_SETTING = 'reviewFindings.problems';
@@ -38,7 +39,7 @@ export class ReviewFindingsView implements vscode.Disposable {
   private showProblems(): void {
     const scope = vscode.workspace.getConfiguration('gsdReviewLoop').get<ProblemsScope>(PROBLEMS_SETTING, 'unitInFlight');
     this.problems.update(
-      this.threads.projects().map(({ handle, index }) => ({ state: this.workspace.state(handle), index })),
+      this.threads.projects().map(({ handle, index }) => ({ inFlight: taskInFlight(this.workspace.state(handle), handle.engine.currentUnit()?.unitId ?? null), index })),
       scope,
     );
   }

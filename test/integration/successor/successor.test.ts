@@ -64,7 +64,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
           sliceId: 'S02',
           taskId: 'T01',
           createdAt: '2026-10-01T10:01:00Z',
-          findings: [{ findingId: 'F1', severity: 'blocking', description: 'Double capture on retry.', requiredFix: 'Send an idempotency key.', status: 'pending' }],
+          findings: [{ findingId: 'F1', severity: 'blocking', description: 'Double capture on retry.', requiredFix: 'Send an idempotency key. See `src/cart.ts:1`.', status: 'pending' }],
         },
       ];
       buildSuccessorDatabase(path.join(gsdDir, 'gsd.db'), spec);
@@ -120,6 +120,23 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
       assert.equal(item(cycles[0]).command?.command, 'vscode.open');
       assert.match((item(cycles[0]).tooltip as vscode.MarkdownString).value, /Idempotency key missing on capture\./);
     }
+  });
+
+  it("shows a rework-brief finding that names its place as a thread there, without actions (read-only)", async function () {
+    // Only GSD's database records rework briefs; VS Code 1.100.3's Node has no node:sqlite to read it.
+    if (!withDatabase) return this.skip();
+    this.timeout(60_000);
+    const cart = path.join(root, 'src', 'cart.ts');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(cart));
+    await waitFor('the finding thread on src/cart.ts', () => api.findings.threads.threadsOf(cart).length === 1);
+    const [{ thread }] = api.findings.threads.threadsOf(cart);
+    assert.equal(thread.range?.start.line, 0);
+    assert.equal(thread.label, 'blocking · T01 cycle 2');
+    assert.equal(thread.contextValue, 'gsdFinding.open', 'no Mark resolved / Add to pending actions in a read-only project');
+    assert.match((thread.comments[0].body as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /F1: Double capture on retry\. Fix: Send an idempotency key/);
+    const view = await captureWorkbench('successor-finding-thread', ['Double capture on retry']);
+    if (view) assert.deepEqual(view.seen, { 'Double capture on retry': true }, view.screenshot);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it("lists GSD's known issues as pending actions, at their summary lines", () => {
