@@ -87,6 +87,39 @@ function placeOf(issue: ReviewIssue, fromGsd: boolean): { location: FindingLocat
   return { location: fromGsd ? locationInText(issue.text) : null };
 }
 
+// The derive keeps the objects of what did not change (StateIndex), so a cycle's findings are
+// worked out once and reused by every rebuild after a change elsewhere.
+const byCycle = new WeakMap<ReviewCycle, { key: string; findings: ReviewFinding[] }>();
+
+function findingsOfCycle(cycle: ReviewCycle, unitId: string, milestoneId: string, sliceId: string, taskId: string, root: string, fromGsd: boolean): ReviewFinding[] {
+  const key = `${root}\u0000${unitId}\u0000${fromGsd}`;
+  const cached = byCycle.get(cycle);
+  if (cached && cached.key === key) return cached.findings;
+  const issues = [...cycle.openIssues, ...cycle.resolvedIssues].sort((a, b) => a.line - b.line);
+  const findings = issues.map((issue, i): ReviewFinding => {
+    const { location, unusable } = placeOf(issue, fromGsd);
+    return {
+      key: `${unitId}#${cycle.cycle}#${issue.line || i}#${issue.text}`,
+      milestoneId,
+      sliceId,
+      taskId,
+      unitId,
+      cycle: cycle.cycle,
+      reviewFile: cycle.file,
+      reviewLine: issue.line,
+      severity: issue.severity,
+      text: issue.text,
+      resolved: issue.resolved,
+      location,
+      file: location ? path.join(root, ...location.path.split('/')) : null,
+      fromGsd,
+      ...(unusable !== undefined ? { unusableLocation: unusable } : {}),
+    };
+  });
+  byCycle.set(cycle, { key, findings });
+  return findings;
+}
+
 /** Every finding of the project's latest review cycles, placed. `fromGsd`: a successor project. */
 export function reviewFindings(state: Pick<GSDState, 'root' | 'milestones'>, fromGsd = false): FindingIndex {
   const index: FindingIndex = { byFile: new Map(), byReview: new Map(), all: [] };
@@ -97,34 +130,14 @@ export function reviewFindings(state: Pick<GSDState, 'root' | 'milestones'>, fro
         const cycle = latestCycle(t);
         if (!cycle) continue;
         const unitId = `${m.id}/${s.id}/${t.id}`;
-        const issues = [...cycle.openIssues, ...cycle.resolvedIssues].sort((a, b) => a.line - b.line);
-        issues.forEach((issue, i) => {
-          const { location, unusable } = placeOf(issue, fromGsd);
-          const file = location ? path.join(state.root, ...location.path.split('/')) : null;
-          const finding: ReviewFinding = {
-            key: `${unitId}#${cycle.cycle}#${issue.line || i}#${issue.text}`,
-            milestoneId: m.id,
-            sliceId: s.id,
-            taskId: t.id,
-            unitId,
-            cycle: cycle.cycle,
-            reviewFile: cycle.file,
-            reviewLine: issue.line,
-            severity: issue.severity,
-            text: issue.text,
-            resolved: issue.resolved,
-            location,
-            file,
-            fromGsd,
-            ...(unusable !== undefined ? { unusableLocation: unusable } : {}),
-          };
+        for (const finding of findingsOfCycle(cycle, unitId, m.id, s.id, t.id, state.root, fromGsd)) {
           index.all.push(finding);
-          const map = file ? index.byFile : index.byReview;
-          const at = file ?? cycle.file;
+          const map = finding.file ? index.byFile : index.byReview;
+          const at = finding.file ?? cycle.file;
           const list = map.get(at);
           if (list) list.push(finding);
           else map.set(at, [finding]);
-        });
+        }
       }
     }
   }

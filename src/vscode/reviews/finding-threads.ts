@@ -155,9 +155,10 @@ export class FindingThreads implements vscode.Disposable {
       if (!reviewTimes.has(finding.reviewFile)) reviewTimes.set(finding.reviewFile, mtime(finding.reviewFile));
       const reviewTime = reviewTimes.get(finding.reviewFile) ?? null;
       // No commit is recorded with a review cycle: a file saved after the review may have moved.
-      const moved = note === null && (edits.length > 0 || (fileTime !== null && reviewTime !== null && fileTime > reviewTime + 1000));
-      const signature = JSON.stringify([finding.resolved, finding.text, finding.severity, note, writable, moved, finding.reviewFile, finding.reviewLine]);
       const old = before.get(finding.key);
+      const shifted = old !== undefined && lineAfterEdits(old.baseLine, edits, old.seenEdits) !== old.baseLine;
+      const moved = note === null && (shifted || (fileTime !== null && reviewTime !== null && fileTime > reviewTime + 1000));
+      const signature = JSON.stringify([finding.resolved, finding.text, finding.severity, note, writable, moved, finding.reviewFile, finding.reviewLine]);
       if (old && old.signature === signature) {
         after.set(finding.key, old);
         before.delete(finding.key);
