@@ -13,6 +13,7 @@ import { lineAfterEdit, lineEditBetween } from '../../src/core/reviews/line-trac
 import { taskInFlight } from '../../src/core/reviews/unit-in-flight';
 import { carryFindingForward, pendingActionText } from '../../src/core/reviews/carry-finding';
 import { readCodeReview } from '../../src/core/parse/code-review';
+import { briefCycle, verdictCycle } from '../../src/core/successor/review-verdicts';
 
 const SAMPLE = path.join(__dirname, '..', '..', 'sample-project');
 const M2 = 'M002-k7q2xz';
@@ -43,6 +44,20 @@ describe('finding locations', () => {
     assert.deepEqual(locationInText('Double capture. Fix: key it. See `src/cart.ts:12`.'), { path: 'src/cart.ts', line: 12 });
     assert.deepEqual(locationInText('retries in lib/pay.ts:40 are not keyed'), { path: 'lib/pay.ts', line: 40 });
     assert.equal(locationInText('Use `idempotencyKey` everywhere.'), null);
+  });
+});
+
+describe("GSD's own findings (successor)", () => {
+  it('places a rework finding by the place in its text, and a stopping verdict by the place in its rationale', () => {
+    const brief = briefCycle({ id: 'RB-1', milestoneId: 'M001', sliceId: 'S02', taskId: 'T01', createdAt: '', updatedAt: '', findings: [
+      { findingId: 'F1', severity: 'blocking', description: 'Double capture.', requiredFix: 'Key it.', status: 'pending', evidence: 'seen at `src/pay.ts:40`' },
+      { findingId: 'F2', severity: 'advisory', description: 'Naming.', requiredFix: '', status: 'pending', evidence: '' },
+    ] }, '/p/.gsd/gsd.db');
+    assert.deepEqual(brief.openIssues.map((i) => i.location), ['src/pay.ts:40', undefined]);
+    const stop = verdictCycle({ hook: 'code-review', verdict: 'needs-rework', rationale: 'Key missing (`src/cart.ts:3`).' }, 'a.md', 'artifact', 'T01');
+    assert.deepEqual(stop.openIssues.map((i) => [i.location, i.severity]), [['src/cart.ts:3', 'needs-rework']]);
+    assert.deepEqual(verdictCycle({ hook: 'code-review', verdict: 'pass', rationale: 'Fine (`src/cart.ts:3`).' }, 'a.md', 'artifact', 'T01').openIssues, []);
+    assert.deepEqual(verdictCycle({ hook: 'code-review', verdict: 'needs-rework', rationale: 'No place named.' }, 'a.md', 'artifact', 'T01').openIssues, []);
   });
 });
 

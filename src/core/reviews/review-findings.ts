@@ -68,12 +68,13 @@ type SuccessorCycle = ReviewCycle & { kind?: 'hook-gate' | 'rework-brief' };
 
 /**
  * The cycle whose issues are shown: the highest-numbered one (the derive keeps one per cycle). For
- * GSD's reviews, the latest rework brief: its hook verdicts carry no findings.
+ * GSD's reviews, the latest with findings: a rework brief, or a verdict whose rationale names a place.
  */
 export function latestCycle(task: Pick<TaskEntry, 'reviews'>): ReviewCycle | null {
   let latest: ReviewCycle | null = null;
   for (const c of task.reviews as readonly SuccessorCycle[]) {
-    if (c.kind === 'hook-gate') continue;
+    // GSD's cycles (verdicts, briefs) interleave; the latest one that has findings is shown.
+    if (c.kind && c.openIssues.length + c.resolvedIssues.length === 0) continue;
     if (!latest || c.cycle >= latest.cycle) latest = c;
   }
   return latest;

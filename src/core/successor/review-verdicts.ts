@@ -124,11 +124,15 @@ function findingIssue(f: DbReworkBrief['findings'][number]): ReviewIssue {
 
 export function verdictCycle(v: { hook: string; verdict: string; rationale?: string; at?: string }, file: string, from: 'database' | 'artifact', task: string): SuccessorReviewCycle {
   const passed = verdictPasses(v.verdict);
+  // A verdict that stopped GSD, whose rationale names a place, is that place's one finding.
+  const rationale = v.rationale?.trim();
+  const at = !passed && rationale ? locationInText(rationale) : null;
+  const openIssues: ReviewIssue[] = at?.line ? [{ text: rationale!, resolved: false, severity: v.verdict, location: `${at.path}:${at.line}`, line: 0 }] : [];
   return {
     cycle: 0,
     verdict: passed ? 'approved' : 'changes-requested',
     task,
-    openIssues: [],
+    openIssues,
     resolvedIssues: [],
     passed,
     file,
