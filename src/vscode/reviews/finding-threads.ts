@@ -9,7 +9,7 @@ import { lineAfterEdits, lineEditBetween, type LineEdit } from '../../core/revie
 import { reviewFindings, unplacedNote, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 
-export const FINDINGS_CONTROLLER = 'gsd-review';
+export const FINDINGS_CONTROLLER = 'gsdReviewLoop.findings';
 
 interface Painted {
   thread: vscode.CommentThread;
@@ -199,7 +199,7 @@ export class FindingThreads implements vscode.Disposable {
     thread.state = f.resolved ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
     thread.collapsibleState = f.resolved ? vscode.CommentThreadCollapsibleState.Collapsed : vscode.CommentThreadCollapsibleState.Expanded;
     // Read by the `when` clauses of the thread's actions (package.json `comments/commentThread/title`).
-    thread.contextValue = `gsdFinding.${f.resolved ? 'resolved' : 'open'}${writable && !f.fromGsd && f.reviewLine > 0 ? '.writable' : ''}`;
+    thread.contextValue = `gsdReviewLoop.finding.${f.resolved ? 'resolved' : 'open'}${writable && !f.fromGsd && f.reviewLine > 0 ? '.writable' : ''}`;
   }
 
   /**

@@ -7,7 +7,6 @@ import { registerFindingCommands } from './finding-commands';
 import { taskInFlight } from '../../core/reviews/unit-in-flight';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
 
-export const PROBLEMS_SETTING = 'reviewFindings.problems';
 
 export class ReviewFindingsView implements vscode.Disposable {
   readonly threads: FindingThreads;
@@ -24,7 +23,7 @@ export class ReviewFindingsView implements vscode.Disposable {
       this.problems,
       vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this.problems, FindingProblems.metadata),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`gsdReviewLoop.${PROBLEMS_SETTING}`)) this.showProblems();
+        if (e.affectsConfiguration('gsdReviewLoop.reviewFindings.problems')) this.showProblems();
       }),
       ...registerFindingCommands(workspace, this.threads, log),
     ];
@@ -37,7 +36,7 @@ export class ReviewFindingsView implements vscode.Disposable {
   }
 
   private showProblems(): void {
-    const scope = vscode.workspace.getConfiguration('gsdReviewLoop').get<ProblemsScope>(PROBLEMS_SETTING, 'unitInFlight');
+    const scope = vscode.workspace.getConfiguration('gsdReviewLoop').get<ProblemsScope>('reviewFindings.problems', 'unitInFlight');
     this.problems.update(
       this.threads.projects().map(({ handle, index }) => ({ inFlight: taskInFlight(this.workspace.state(handle), handle.engine.currentUnit()?.unitId ?? null), index })),
       scope,

@@ -246,7 +246,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
       const [{ thread }] = api.findings.threads.threadsOf(cart);
       assert.equal(thread.range?.start.line, 0);
       assert.equal(thread.label, withDatabase ? 'blocking · T01 cycle 2' : 'needs-rework · T01 cycle 1');
-      assert.equal(thread.contextValue, 'gsdFinding.open', 'no Mark resolved / Add to pending actions in a read-only project');
+      assert.equal(thread.contextValue, 'gsdReviewLoop.finding.open', 'no Mark resolved / Add to pending actions in a read-only project');
       const text = withDatabase ? 'Double capture on retry' : 'Idempotency key missing on capture';
       assert.match((thread.comments[0].body as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), new RegExp(text));
       const view = await captureWorkbench('successor-finding-thread', [text], 45_000);

@@ -125,7 +125,7 @@ module.exports = function (api) {
     const [shown] = api.findings.threads.threadsOf(file);
     assert.ok(shown, 'no thread on src/rules-file.ts');
     assert.equal(shown.thread.range?.start.line, 56);
-    assert.equal(shown.thread.contextValue, 'gsdFinding.open', 'no write actions in Restricted Mode');
+    assert.equal(shown.thread.contextValue, 'gsdReviewLoop.finding.open', 'no write actions in Restricted Mode');
     const before = snapshot(gsdDir);
     assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.markFindingResolved', shown.thread), 'refused');
     assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.addFindingToPendingActions', shown.thread), 'refused');

@@ -55,7 +55,7 @@ describe('review findings as comment threads, Problems entries and thread action
     const body = (thread.comments[0].body as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
     assert.match(body, /The temporary file is written next to rules\.yaml but never fsynced before rename\./);
     assert.match(body, /T02-CODE-REVIEW-C1\.md, line 10/);
-    assert.equal(thread.contextValue, 'gsdFinding.open.writable');
+    assert.equal(thread.contextValue, 'gsdReviewLoop.finding.open.writable');
     await vscode.commands.executeCommand('revealLine', { lineNumber: 50, at: 'top' });
     const view = await captureWorkbench('thread-rules-file-57', ['never fsynced before rename', 'major · T02 cycle 1'], 45_000);
     if (view) assert.deepEqual(view.seen, { 'never fsynced before rename': true, 'major · T02 cycle 1': true }, view.screenshot);
@@ -138,7 +138,7 @@ describe('review findings as comment threads, Problems entries and thread action
     assert.equal(after, review2.replace('- [ ] **major**', '- [x] **major**'), 'only the checkbox of that line changed');
     await waitFor('the thread to show resolved', () => threads()[0]?.thread.state === vscode.CommentThreadState.Resolved);
     assert.equal(threads()[0].thread.collapsibleState, vscode.CommentThreadCollapsibleState.Collapsed);
-    assert.equal(threads()[0].thread.contextValue, 'gsdFinding.resolved.writable');
+    assert.equal(threads()[0].thread.contextValue, 'gsdReviewLoop.finding.resolved.writable');
     // Expanded for the screenshot: a resolved thread starts collapsed.
     threads()[0].thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
     await vscode.commands.executeCommand('revealLine', { lineNumber: 50, at: 'top' });
