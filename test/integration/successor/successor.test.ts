@@ -236,7 +236,8 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     const artifact = withDatabase ? null : fs.readdirSync(gsdDir, { recursive: true }).map(String).find((f) => f.endsWith('S02-T01-REVIEW.md'));
     const artifactFile = artifact ? path.join(gsdDir, artifact) : null;
     const original = artifactFile ? fs.readFileSync(artifactFile, 'utf8') : null;
-    const times = artifactFile ? fs.statSync(artifactFile) : null;
+    // What the extension left so far is checked here, before this test edits the artifact.
+    if (artifactFile) assert.deepEqual(snapshotTree(gsdDir), untouched);
     if (artifactFile) {
       fs.writeFileSync(artifactFile, original!.replace('rationale: Idempotency key missing on capture.', 'rationale: "Idempotency key missing on capture (`src/cart.ts:1`)."'));
       api.workspace.refresh();
@@ -255,10 +256,10 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       if (artifactFile) {
-        // Put back as GSD left it, time included: the last test checks nothing under .gsd changed.
+        // Put back; the last test then checks that nothing else under .gsd changed from here on.
         fs.writeFileSync(artifactFile, original!);
-        fs.utimesSync(artifactFile, times!.atime, times!.mtime);
         api.workspace.refresh();
+        untouched = snapshotTree(gsdDir);
       }
     }
   });
