@@ -11,6 +11,7 @@ import { generateTree, shapeFor } from './generate-tree';
 import { agentHookBench } from './agent-hook-bench';
 import { hostHooksBench } from './host-hooks-bench';
 import { databaseBench } from './database-bench';
+import { findingsBench } from './findings-bench';
 import { frontmatterBench } from './frontmatter-bench';
 import { parsersBench } from './parsers-bench';
 import { hooksBench } from './hooks-bench';
@@ -121,7 +122,7 @@ function reviewProject(): string {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  // GSD_BENCH_ONLY=scanning|state|hooks|agent-hooks|host-hooks|database: one part alone (seconds instead of minutes;
+  // GSD_BENCH_ONLY=scanning|state|findings|hooks|agent-hooks|host-hooks|database: one part alone (seconds instead of minutes;
   // database: `state --json` on a GSD-2 database project).
   const only = process.env.GSD_BENCH_ONLY;
   const part = (name: string) => !only || only === name;
@@ -133,6 +134,8 @@ async function main(): Promise<void> {
     frontmatterBench(project.gsdDir, coldDerive.get(largest)!);
     await parsersBench(project.gsdDir, coldDerive.get(largest)!, () => deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))));
   }
+  // The findings table runs after the state tables of the same run (its re-derive is beside it).
+  if (part('state') || part('findings')) findingsBench(tree(Math.min(...sizes)).root, benchDir);
   if (!only) {
     console.log('\n## Live refresh');
     await refreshBench(tree(largest).root, largest);

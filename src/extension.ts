@@ -20,6 +20,7 @@ import { markActivationStart, measuringPaint } from './vscode/workspace/paint-ti
 import { reviewMaxCycles } from './vscode/reviews/review-max-cycles';
 import { GsdStatusBar } from './vscode/dispatch/status-bar';
 import { sourceLabel } from './vscode/workspace/state-source-label';
+import { ReviewFindingsView } from './vscode/reviews/review-findings-view';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
@@ -31,6 +32,8 @@ export interface GsdExtensionApi {
   treeView: vscode.TreeView<PanelNode>;
   codeLens: GsdCodeLensProvider;
   completer: UnitCompleter;
+  /** Review findings as comment threads and Problems entries. */
+  findings: ReviewFindingsView;
   /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation). */
   installAgentHooks(handle: ProjectHandle): Promise<string[] | undefined>;
 }
@@ -49,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);
+  const findings = new ReviewFindingsView(workspace, log);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
     // Set only when it changed: each assignment re-lays out the view's header in the workbench.
@@ -58,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     // The panel's "next" and the status bar follow from this one decision (onDidChangeNextUnit).
     void workspace.updateNextUnits();
     codeLens.refresh();
+    findings.update();
   };
   // Owned here, so its emitter ends with the extension (its registration alone would not end it).
   const reviewContent = new ReviewContentProvider(() => workspace.list().map((p) => p.project.gsdDir));
@@ -70,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     statusBar,
     treeView,
     codeLens,
+    findings,
     vscode.languages.registerCodeLensProvider(GSD_FILES, codeLens),
     vscode.workspace.registerTextDocumentContentProvider(PROMPT_SCHEME, promptDocuments),
     reviewContent,
@@ -97,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
-  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };
 }
 
 export function deactivate(): void {}

@@ -58,7 +58,9 @@ export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(util.format(...args));
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   const dir = path.join(__dirname, kind);
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) {
+  // GSD_TEST_ONLY: run only the test files whose names start with one of these (comma list), to iterate on one.
+  const only = process.env.GSD_TEST_ONLY?.split(',').filter(Boolean);
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js') && (!only || only.some((o) => f.startsWith(o)))).sort()) {
     mocha.addFile(path.join(dir, file));
   }
   // The runner prints which test is running when the host has been quiet for a while.

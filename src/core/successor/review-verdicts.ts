@@ -14,6 +14,7 @@ import { readBoundedText } from '../files/bounded-read';
 import { openConfined } from '../files/confine';
 import * as path from 'node:path';
 import { parseFrontmatter } from '../parse/frontmatter';
+import { locationInText } from '../reviews/finding-locations';
 import type { ReviewCycle, ReviewIssue } from '../model/types';
 import type { DbHookVerdict, DbReworkBrief } from './successor-database';
 
@@ -116,16 +117,22 @@ export function readArtifactVerdict(file: string): { verdict: string; rationale?
 
 function findingIssue(f: DbReworkBrief['findings'][number]): ReviewIssue {
   const text = [f.findingId && `${f.findingId}:`, f.description, f.requiredFix && `Fix: ${f.requiredFix}`].filter(Boolean).join(' ');
-  return { text, resolved: f.status !== 'pending', severity: f.severity || undefined, line: 0 };
+  // GSD keeps no file/line column for a finding: a place named in its text (or evidence) is where it is.
+  const at = locationInText([f.description, f.requiredFix, f.evidence].filter(Boolean).join('\n'));
+  return { text, resolved: f.status !== 'pending', severity: f.severity || undefined, line: 0, ...(at?.line ? { location: `${at.path}:${at.line}` } : {}) };
 }
 
 export function verdictCycle(v: { hook: string; verdict: string; rationale?: string; at?: string }, file: string, from: 'database' | 'artifact', task: string): SuccessorReviewCycle {
   const passed = verdictPasses(v.verdict);
+  // A verdict that stopped GSD, whose rationale names a place, is that place's one finding.
+  const rationale = v.rationale?.trim();
+  const at = !passed && rationale ? locationInText(rationale) : null;
+  const openIssues: ReviewIssue[] = at?.line ? [{ text: rationale!, resolved: false, severity: v.verdict, location: `${at.path}:${at.line}`, line: 0 }] : [];
   return {
     cycle: 0,
     verdict: passed ? 'approved' : 'changes-requested',
     task,
-    openIssues: [],
+    openIssues,
     resolvedIssues: [],
     passed,
     file,

@@ -22,6 +22,10 @@ export const COMMANDS = {
   installAgentHooks: `${NAMESPACE}.installAgentHooks`,
   /** A successor project's view button: Next Unit, which hands over to GSD there. */
   handOffToGsd: `${NAMESPACE}.handOffToGsd`,
+  /** A review finding's thread: tick or untick its checkbox, or carry it forward (docs/review-findings.md). */
+  markFindingResolved: `${NAMESPACE}.markFindingResolved`,
+  reopenFinding: `${NAMESPACE}.reopenFinding`,
+  addFindingToPendingActions: `${NAMESPACE}.addFindingToPendingActions`,
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -274,6 +274,14 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const w of this.watched) this.flush(w);
   }
 
+  /** Applies a write of ours at once, without waiting for the watcher (a thread action). */
+  wrote(handle: ProjectHandle, files: readonly string[]): void {
+    const w = this.watched.find((x) => x.handle === handle);
+    if (!w) return;
+    for (const f of files) w.pending.add(f);
+    this.flush(w);
+  }
+
   /** Applies pending file events at once (tests, and before a dispatch). */
   flushAll(): void {
     for (const w of this.watched) if (w.pending.size) this.flush(w);

@@ -64,7 +64,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
           sliceId: 'S02',
           taskId: 'T01',
           createdAt: '2026-10-01T10:01:00Z',
-          findings: [{ findingId: 'F1', severity: 'blocking', description: 'Double capture on retry.', requiredFix: 'Send an idempotency key.', status: 'pending' }],
+          findings: [{ findingId: 'F1', severity: 'blocking', description: 'Double capture on retry.', requiredFix: 'Send an idempotency key. See `src/cart.ts:1`.', status: 'pending' }],
         },
       ];
       buildSuccessorDatabase(path.join(gsdDir, 'gsd.db'), spec);
@@ -225,6 +225,42 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
       const payload = JSON.stringify({ hookEventName: event, sessionId: 'it', cwd: root, timestamp: '2026-11-22T10:00:00Z', tool_name: 'create_file', tool_input: { filePath: path.join(gsdDir, 'phases', '01-checkout-flow', '01-02-PLAN.md') } });
       const out = execFileSync(process.execPath, [path.join(dist, 'hook.js'), '--host', 'vscode'], { input: payload, encoding: 'utf8', env });
       assert.equal(out, '', `${event} answered ${out}`);
+    }
+  });
+
+  it("shows GSD's finding that names its place as a thread there, without actions (read-only)", async function () {
+    this.timeout(60_000);
+    const cart = path.join(root, 'src', 'cart.ts');
+    // Without GSD's database (VS Code 1.100.3's Node has no node:sqlite) the finding is the hook's
+    // verdict: its artifact names the place in the rationale, as a reviewer writing one would.
+    const artifact = withDatabase ? null : fs.readdirSync(gsdDir, { recursive: true }).map(String).find((f) => f.endsWith('S02-T01-REVIEW.md'));
+    const artifactFile = artifact ? path.join(gsdDir, artifact) : null;
+    const original = artifactFile ? fs.readFileSync(artifactFile, 'utf8') : null;
+    // What the extension left so far is checked here, before this test edits the artifact.
+    if (artifactFile) assert.deepEqual(snapshotTree(gsdDir), untouched);
+    if (artifactFile) {
+      fs.writeFileSync(artifactFile, original!.replace('rationale: Idempotency key missing on capture.', 'rationale: "Idempotency key missing on capture (`src/cart.ts:1`)."'));
+      api.workspace.refresh();
+    }
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(cart));
+      await waitFor('the finding thread on src/cart.ts', () => api.findings.threads.threadsOf(cart).length === 1);
+      const [{ thread }] = api.findings.threads.threadsOf(cart);
+      assert.equal(thread.range?.start.line, 0);
+      assert.equal(thread.label, withDatabase ? 'blocking · T01 cycle 2' : 'needs-rework · T01 cycle 1');
+      assert.equal(thread.contextValue, 'gsdReviewLoop.finding.open', 'no Mark resolved / Add to pending actions in a read-only project');
+      const text = withDatabase ? 'Double capture on retry' : 'Idempotency key missing on capture';
+      assert.match((thread.comments[0].body as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), new RegExp(text));
+      const view = await captureWorkbench('successor-finding-thread', [text], 45_000);
+      if (view) assert.deepEqual(view.seen, { [text]: true }, view.screenshot);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      if (artifactFile) {
+        // Put back; the last test then checks that nothing else under .gsd changed from here on.
+        fs.writeFileSync(artifactFile, original!);
+        api.workspace.refresh();
+        untouched = snapshotTree(gsdDir);
+      }
     }
   });
 

@@ -115,4 +115,21 @@ module.exports = function (api) {
       fs.rmSync(path.join(gsdDir, 'extensions'), { recursive: true, force: true });
     }
   });
+
+  it('shows review findings as threads without Mark resolved or Add to pending actions, and refuses them if called', async function () {
+    this.timeout(60_000);
+    const file = path.join(root, 'src', 'rules-file.ts');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    const deadline = Date.now() + 20_000;
+    while (api.findings.threads.threadsOf(file).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const [shown] = api.findings.threads.threadsOf(file);
+    assert.ok(shown, 'no thread on src/rules-file.ts');
+    assert.equal(shown.thread.range?.start.line, 56);
+    assert.equal(shown.thread.contextValue, 'gsdReviewLoop.finding.open', 'no write actions in Restricted Mode');
+    const before = snapshot(gsdDir);
+    assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.markFindingResolved', shown.thread), 'refused');
+    assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.addFindingToPendingActions', shown.thread), 'refused');
+    assert.deepEqual(snapshot(gsdDir), before);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
