@@ -1,5 +1,5 @@
 // State of a GSD-2 database project (gsd-pi 3.x), read from `.gsd/gsd.db` the way GSD-2 itself
-// derives it. Read-only and WAL-aware (see read-snapshot.ts); nothing here writes, migrates or
+// derives it. Read-only and WAL-aware (see ../sqlite/read-only-snapshot.ts); nothing here writes, migrates or
 // checkpoints GSD's database. When the database cannot be read (no node:sqlite in this runtime, a
 // schema newer than we know, a damaged file, GSD holding a lock too long) the answer is `unavailable`
 // with one line saying why, and the caller falls back to the markdown, marked as such.

@@ -1,26 +1,12 @@
-// One consistent, read-only look at GSD's database, shared by every reader of `gsd.db` (GSD-2's and
-// the successor's). GSD writes it from its own long-lived connection, so we must never be the one
-// that migrates, checkpoints or writes it, nor leave a file of ours beside it:
-// - the connection is opened read-only (SQLITE_OPEN_READONLY) and also set `query_only`;
-// - every query of one read runs inside one short `BEGIN … COMMIT`, so all rows come from the same
-//   WAL snapshot (a task list that matches its slice list) and the read lock is held for milliseconds;
-// - SQLITE_BUSY / SQLITE_LOCKED (GSD inside a rollback-journal write, e.g. on WSL DrvFs where GSD
-//   uses journal_mode=DELETE, or a WAL recovery in progress) is retried a few times with a short
-//   backoff, so the total wait stays bounded.
-// A read-only connection cannot checkpoint, so closing it never folds or deletes GSD's WAL.
-// What a read-only open does with GSD's side files (SQLite 3.5x, checked by the tests):
-// - GSD running (`gsd.db-wal`, `gsd.db-shm` present): gsd.db and -wal stay byte-identical; -shm is
-//   SQLite's shared WAL index, in which every reader (GSD's own included) sets its read mark, so its
-//   bytes may change and its size does not;
-// - GSD closed cleanly (a WAL database with no -wal): a plain read-only open would create an empty
-//   -wal and a 32 KiB -shm and leave them. So it is opened `immutable=1` instead (no locks, no side
-//   files), and should a -wal appear meanwhile (GSD started), the read is done once more the ordinary
-//   way, which then uses GSD's own -wal and -shm;
-// - GSD killed (-wal with committed rows, no -shm): the index is rebuilt in a new -shm, the rows in
-//   the WAL are read, gsd.db and -wal stay byte-identical (a writable connection would fold them in).
-// A read never runs without end: each reader checks that what it reads is a plain table
-// (plain-tables.ts), and where the runtime allows, an authorizer refuses recursion and views
-// (read-authorizer.ts).
+// One consistent, read-only look at GSD's database, for every reader of `gsd.db`. GSD writes it from
+// its own connection, so we never migrate, checkpoint or write it, nor leave a file beside it:
+// - read-only and `query_only`; every query of one read in one short `BEGIN … COMMIT` (one WAL
+//   snapshot, the read lock held for milliseconds); SQLITE_BUSY/LOCKED retried a few times, bounded;
+// - a WAL database GSD closed cleanly is opened `immutable=1` (a plain open would leave an empty
+//   -wal and a -shm); if a -wal appears meanwhile, the read is done once more the ordinary way;
+// - a read never runs without end: each reader checks that what it reads is a plain table
+//   (plain-tables.ts) and, where the runtime allows, an authorizer refuses recursion and views.
+// docs/trust-boundary.md ("Databases") has what each case does to GSD's side files; the tests check it.
 import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { guardReads } from './read-authorizer';
