@@ -15,7 +15,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const { nodeBin } = await installNode(cacheDir, NODE_MAJOR);
 const mocha = path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
 // --no-config: .mocharc lists every unit test; only the database readers' files run here.
-const result = spawnSync(nodeBin, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', ...SPECS], {
+// The reporter is mocha's spec reporter; with GSD_TEST_OUTCOMES set (npm test) it also writes each test's
+// outcome, so run-tests.mjs counts a test of both runs once.
+const reporter = path.join(repoRoot, 'test', 'mocha-outcomes-reporter.cjs');
+const result = spawnSync(nodeBin, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--reporter', reporter, ...SPECS], {
   cwd: repoRoot,
   stdio: 'inherit',
 });

@@ -16,6 +16,7 @@ import { locateProject } from '../../src/core/state/locate-project';
 import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import { runAndKill } from './helpers/crash-writer-run';
 import { codeReview, copySample, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
+import { killDelays } from './helpers/crash-seed';
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
@@ -114,15 +115,16 @@ describe('all-or-nothing commits', function () {
       return data.extensions?.journal?.round ?? null;
     };
     let rolledForward = 0;
+    const delays = killDelays('journal', 150);
     for (let i = 0; i < ROUNDS; i++) {
-      await runAndKill(script, [gsdDir, 'M002-k7q2xz/S02/T03', 'M002-k7q2xz/S02', snapshotFile, '20000'], Math.floor(Math.random() * 150));
+      await runAndKill(script, [gsdDir, 'M002-k7q2xz/S02/T03', 'M002-k7q2xz/S02', snapshotFile, '20000'], delays.next());
       if (fs.existsSync(journalFile(gsdDir))) rolledForward++;
       // The next start of any command.
       locateProject(root);
       assert.ok(!fs.existsSync(journalFile(gsdDir)), 'the journal was finished and removed');
       const record = JSON.parse(fs.readFileSync(path.join(gsdDir, 'gsd-review-loop', 'dispatch.json'), 'utf8')) as { current: { reason: string } };
       const rounds = [roundOf(taskFile), roundOf(sliceFile), Number(/round (\d+)/.exec(fs.readFileSync(snapshotFile, 'utf8'))?.[1]), Number(/round (\d+)/.exec(record.current.reason)?.[1])];
-      assert.ok(rounds.every((r) => r === rounds[0]), `round ${i}: task, slice, snapshot and record disagree: ${JSON.stringify(rounds)}`);
+      assert.ok(rounds.every((r) => r === rounds[0]), `seed ${delays.seed}, round ${i}: task, slice, snapshot and record disagree: ${JSON.stringify(rounds)}`);
     }
     console.log(`      ${ROUNDS} kills, ${rolledForward} left a committed journal that the next start rolled forward`);
     assert.ok(rolledForward > 0, 'no kill landed after the commit point; the test proved nothing');

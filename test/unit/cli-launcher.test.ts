@@ -31,16 +31,23 @@ describe('gsd-review launcher (V8 code cache)', function () {
     assert.match(written.join(), /^cli-main-v\d+\.\d+\.\d+-\w+-\d+-\d+\.bin$/);
     assert.ok(written.length > 0, 'a cache was written');
 
+    // The sample's answer (its T02 review asks for changes), not only "the same as before".
+    assert.equal(first.json.unitType, 'fix-task');
+    assert.equal(first.json.unitId, 'M002-k7q2xz/S02/T02');
+    const cacheFile = path.join(cacheDir, written[0]);
+    const made = fs.readFileSync(cacheFile);
+
+    // V8 accepted the cache: a rejected one is written again at exit; an accepted one is left.
     const second = cli(script, ['next', '--json', '--root', root]);
     assert.equal(second.stdout, first.stdout);
+    assert.ok(fs.readFileSync(cacheFile).equals(made), 'the cache was rejected and written again');
 
-    for (const name of cacheFiles(cacheDir)) {
-      const file = path.join(cacheDir, name);
-      if (fs.statSync(file).isFile()) fs.writeFileSync(file, 'not a V8 code cache');
-    }
+    fs.writeFileSync(cacheFile, 'not a V8 code cache');
     const third = cli(script, ['next', '--json', '--root', root]);
     assert.equal(third.status, 0, third.stderr);
     assert.equal(third.stdout, first.stdout);
+    // The corrupt cache was rejected (not run), and a good one made in its place.
+    assert.notEqual(fs.readFileSync(cacheFile, 'utf8'), 'not a V8 code cache');
   });
 
   it('still runs when no cache can be written', async () => {
@@ -48,7 +55,8 @@ describe('gsd-review launcher (V8 code cache)', function () {
     fs.writeFileSync(cacheDir, 'a file where the cache folder would go');
     const r = cli(script, ['state', '--json', '--root', copySample()]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.json.phase !== undefined, true);
+    assert.equal(r.json.phase, 'executing');
+    assert.equal(fs.readFileSync(cacheDir, 'utf8'), 'a file where the cache folder would go');
   });
 
   it('reports the CLI’s own errors once, with its exit code', async () => {

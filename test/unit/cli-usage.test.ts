@@ -47,6 +47,9 @@ describe('CLI usage messages', function () {
   it('the hook command still answers nothing and exits 0 for a root that does not exist', () => {
     const r = cli(gsd, ['hook', '--root', path.join(os.tmpdir(), 'gsd-no-such-folder-x9')], JSON.stringify({ hook_event_name: 'Stop', session_id: 's' }));
     assert.equal(r.status, 0);
+    // Nothing for the agent to act on: no answer at all, and no trace.
+    assert.equal(r.stdout, '');
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
   });
 
   it('a launcher without its CLI bundle says how to build it instead of a stack trace', () => {

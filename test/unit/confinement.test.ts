@@ -232,8 +232,14 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
     // ...and once that is older than the folder memory (1 s), a folder swapped for a link is refused.
     fs.renameSync(tasks, path.join(root, 'moved-away'));
     link(path.join(victim, 'tasks'), tasks);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    assert.throws(() => store.readText(path.join(tasks, 'T01-PLAN.md')), OutsideGsdError);
+    // The memory's age is read from Date.now: the clock is moved past it rather than slept through.
+    const realNow = Date.now;
+    Date.now = () => realNow() + 1100;
+    try {
+      assert.throws(() => store.readText(path.join(tasks, 'T01-PLAN.md')), OutsideGsdError);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('right after a file of a folder was opened (its verdict is reused), a path through that folder that leads out is refused', () => {

@@ -12,6 +12,7 @@ import { ProjectFiles } from '../../src/core/state/project-files';
 import { locateProject } from '../../src/core/state/locate-project';
 import { runAndKill } from './helpers/crash-writer-run';
 import { copySample } from './helpers/gsd-tree';
+import { killDelays } from './helpers/crash-seed';
 
 const ROUNDS = Number(process.env.GSD_CRASH_ROUNDS ?? 200);
 const PAYLOAD = 100_000;
@@ -36,10 +37,11 @@ describe('crash safety of hook state writes', function () {
     const original = fs.readFileSync(file, 'utf8');
     const valid = new Set([original, 0, 1].map((r) => (typeof r === 'string' ? r : setExtensionBlock(original, 'crash', { round: r, payload: (r ? 'a' : 'b').repeat(PAYLOAD) }))));
     const seen = new Map<string, number>();
+    const delays = killDelays('crash', 120);
     for (let i = 0; i < ROUNDS; i++) {
-      await runAndKill(script, [gsdDir, unit, String(PAYLOAD)], Math.floor(Math.random() * 120));
+      await runAndKill(script, [gsdDir, unit, String(PAYLOAD)], delays.next());
       const text = fs.readFileSync(file, 'utf8');
-      assert.ok(valid.has(text), `round ${i}: the file is neither the old nor the new content (${text.length} chars)`);
+      assert.ok(valid.has(text), `seed ${delays.seed}, round ${i}: the file is neither the old nor the new content (${text.length} chars)`);
       const kind = text === original ? 'original' : /round: 1/.test(text) ? 'round 1' : 'round 0';
       seen.set(kind, (seen.get(kind) ?? 0) + 1);
     }

@@ -245,7 +245,10 @@ describe('hook state for a state read from GSD-2\'s database', () => {
   it('reads each unit\'s sidecar into its extensions, with recorded pending actions, and ignores blocks in GSD\'s renders', () => {
     const root = olderProject({
       [`${TASKS}/T01-HOOKS.md`]: '---\nextensions:\n  review-loop:\n    outcome: { cycles: 5, passed: false }\n    pendingActions:\n      - "[major] src/pdf.ts:12: not deterministic"\n---\n',
-      [`${S}/S01-HOOKS.md`]: '---\nextensions:\n  pending-actions:\n    replannedFor: [T01]\n---\n',
+      // Values other than the old blocks' in S01-PLAN.md ([T01]) and the roadmap (budget: 3), so the
+      // test tells which file was read.
+      [`${S}/S01-HOOKS.md`]: '---\nextensions:\n  pending-actions:\n    replannedFor: [T02]\n---\n',
+      [`${M}/M001-HOOKS.md`]: '---\nextensions:\n  my-policy:\n    budget: 7\n---\n',
     });
     // The units as the database gives them: no hook state of their own.
     const state = fullState(root);
@@ -262,11 +265,11 @@ describe('hook state for a state read from GSD-2\'s database', () => {
     state.pendingActions = [];
     attachHookState(state, new ProjectFiles(new NodeGsdStore()));
     const slice = state.milestones[0].slices[0];
-    assert.deepEqual(slice.extensions, { 'pending-actions': { replannedFor: ['T01'] } });
+    assert.deepEqual(slice.extensions, { 'pending-actions': { replannedFor: ['T02'] } });
     assert.deepEqual(slice.tasks[0].extensions, { 'review-loop': { outcome: { cycles: 5, passed: false }, pendingActions: ['[major] src/pdf.ts:12: not deterministic'] } });
     assert.deepEqual(slice.tasks[0].pendingActions.map((a) => [a.text, a.source, path.basename(a.file)]), [['[major] src/pdf.ts:12: not deterministic', 'review-loop', 'T01-HOOKS.md']]);
     assert.equal(state.pendingActions.length, 1);
-    // The roadmap's old block is a render's, not read here.
-    assert.deepEqual(state.milestones[0].extensions, {});
+    // The roadmap's old block is a render's, not read here; the milestone's sidecar is.
+    assert.deepEqual(state.milestones[0].extensions, { 'my-policy': { budget: 7 } });
   });
 });

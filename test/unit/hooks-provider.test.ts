@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { CompositeHooksProvider } from '../../src/core/hooks/lifecycle/composite-hooks-provider';
 import { DefaultHooksProvider, type HookContext, type HooksProvider } from '../../src/core/hooks/lifecycle/hooks-provider';
+import { runAgentHook } from '../../src/core/agent-hooks/hook-bridge';
+import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const ctx: HookContext = { sessionId: 's1', root: '/p', cwd: '/p', timestamp: '2026-11-21T00:00:00Z' };
 const tool = { toolName: 'edit_file', toolInput: { file_path: '/p/src/a.ts' } };
@@ -73,7 +75,20 @@ describe('DefaultHooksProvider', () => {
   });
 
   it('gives the project state as session context', async () => {
-    assert.deepEqual(await provider.onSessionStart(), { additionalContext: 'GSD: executing M001/S01/T02' });
+    // Through the bridge an agent's hook runs, on a tree written here: T01 done, T02 "CSV export" next.
+    const M = '.gsd/milestones/M001';
+    const S = `${M}/slices/S01`;
+    const root = writeTree({
+      [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Billing', [{ id: 'S01', title: 'Invoices' }]),
+      [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoices', [{ id: 'T01', title: 'Invoice model', done: true }, { id: 'T02', title: 'CSV export' }]),
+      [`${S}/tasks/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001'),
+    });
+    const payload = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: root, source: 'startup' });
+    const r = await runAgentHook(payload, { builtins: [], trusted: true, home: root });
+    const context = (r.output as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput?.additionalContext ?? '';
+    assert.match(context, /phase executing/);
+    assert.match(context, /M001\/S01\/T02 \(CSV export\)/);
+    assert.doesNotMatch(context, /T01 \(Invoice model\)/);
   });
 
   it('denies writes to our runtime records and lets everything else through', async () => {

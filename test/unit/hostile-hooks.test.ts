@@ -39,13 +39,13 @@ function projectWithHook(source: string, name = 'hostile', extra: Record<string,
   return root;
 }
 
-function run(cli: string, args: string[], input = ''): Run {
+function run(cli: string, args: string[], input = '', budgetMs = BUDGET_MS): Run {
   const t = Date.now();
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     input,
     timeout: KILL_AFTER_MS,
-    env: { ...process.env, HOME: os.tmpdir(), GSD_HOOK_BUDGET_MS: String(BUDGET_MS) },
+    env: { ...process.env, HOME: os.tmpdir(), GSD_HOOK_BUDGET_MS: String(budgetMs) },
   });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t };
 }
@@ -70,7 +70,11 @@ describe('hooks within a budget (class 8)', function () {
     const root = projectWithHook(`module.exports = (api) => api.registerHook('hostile', () => new Promise(() => {}));\n`);
     const r = run(cli, ['next', '--json', '--root', root]);
     assert.equal(r.status, 1, r.stderr);
-    assertOneLineError(r, /hook hostile/);
+    assertOneLineError(r, new RegExp(`hook hostile did not finish within ${BUDGET_MS} ms`));
+    // The budget given is the one that ended it: another budget, another line.
+    const other = run(cli, ['next', '--json', '--root', root], '', 250);
+    assert.equal(other.status, 1, other.stderr);
+    assertOneLineError(other, /hook hostile did not finish within 250 ms/);
   });
 
   it('a middleware that never settles and keeps a timer alive is given up after the budget', () => {
@@ -165,9 +169,37 @@ describe('errors in one line (class 9)', function () {
     const root = copySample();
     // A long answer, so the write meets the closed pipe.
     const big = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: root, source: 'startup' });
+    // A witness loaded before the CLI notes each error of a write to fd 1, so the test sees that the
+    // answer did meet the closed pipe (not that nothing was written at all).
+    const witnessDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-epipe-'));
+    const witness = path.join(witnessDir, 'witness.js');
+    fs.writeFileSync(
+      witness,
+      `const fs = require('node:fs');
+const note = (code) => fs.appendFileSync(process.env.GSD_TEST_WRITE_ERRORS, String(code) + '\\n');
+const write = fs.writeSync;
+fs.writeSync = function (fd, ...rest) {
+  try { return write.call(this, fd, ...rest); } catch (e) { if (fd === 1) note(e.code); throw e; }
+};
+// process.stdout stays lazy (made on first use, as without the witness); its failed writes are noted too.
+const d = Object.getOwnPropertyDescriptor(process, 'stdout');
+let stream;
+Object.defineProperty(process, 'stdout', { configurable: true, enumerable: d.enumerable, get() {
+  if (!stream) {
+    stream = d.get.call(process);
+    const write = stream._write;
+    stream._write = function (chunk, encoding, done) {
+      return write.call(this, chunk, encoding, (e) => { if (e) note(e.code); done(e); });
+    };
+  }
+  return stream;
+} });
+`,
+    );
     for (const args of [['state', '--json', '--full', '--root', root], ['hook', '--root', root]]) {
+      const errors = path.join(witnessDir, `${args[0]}.log`);
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: os.tmpdir() } });
+        const child = spawn(process.execPath, ['--require', witness, cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: os.tmpdir(), GSD_TEST_WRITE_ERRORS: errors } });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         child.stdout.destroy();
@@ -180,8 +212,9 @@ describe('errors in one line (class 9)', function () {
         });
       });
       assert.doesNotMatch(r.stderr, /\n\s+at /, `${args[0]}: stack trace:\n${r.stderr}`);
+      assert.equal(fs.existsSync(errors) ? fs.readFileSync(errors, 'utf8') : '(no write failed)', 'EPIPE\n', `${args[0]}: the answer never met the closed pipe`);
       if (args[0] === 'hook') assert.equal(r.code, 0, r.stderr);
-      else assert.notEqual(r.code, null);
+      else assert.match(r.stderr, /^gsd-review: cannot write the answer: EPIPE/, r.stderr);
     }
   });
 });

@@ -99,11 +99,29 @@ describe('YAML that cannot be turned against us (class 4)', function () {
       // What the store hands the writer: the file read as UTF-8.
       assert.throws(() => setExtensionBlock(bytes.toString('utf8'), 'review-loop', { cycle: 1 }), /not UTF-8/);
     }
-    const root = project('id: T01\n');
-    const planFile = path.join(root, TASKS, 'T01-PLAN.md');
-    fs.writeFileSync(planFile, latin1);
-    runCli(cli, ['next', '--apply', '--json', '--root', root]);
-    assert.ok(fs.readFileSync(planFile).equals(latin1), 'the Latin-1 task plan was rewritten');
+    // Through the CLI: a plan with hook state of an older version, which the first `next --apply`
+    // moves out of it (rewriting the plan), once in UTF-8 (the positive control) and once in Latin-1.
+    const plan = '---\nid: T01\nowner: Jos\xe9\nextensions:\n  review-loop:\n    cycle: 3\n---\n# T01: Caf\xe9\n';
+    const apply = (bytes: Buffer) => {
+      const root = project('id: T01\n');
+      const planFile = path.join(root, TASKS, 'T01-PLAN.md');
+      fs.writeFileSync(planFile, bytes);
+      const r = runCli(cli, ['next', '--apply', '--json', '--root', root]);
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { written: string[]; diagnostics: { message: string }[] };
+      return { planFile, written: out.written.map((f) => path.basename(f)), messages: out.diagnostics.map((d) => d.message), after: fs.readFileSync(planFile) };
+    };
+    const utf8 = apply(Buffer.from(plan, 'utf8'));
+    assert.ok(utf8.written.includes('T01-PLAN.md'), `the UTF-8 plan was not rewritten: ${utf8.written.join(', ')}`);
+    assert.equal(utf8.after.toString('utf8'), '---\nid: T01\nowner: Jos\xe9\n---\n# T01: Caf\xe9\n');
+    const legacy = Buffer.from(plan, 'latin1');
+    const latin = apply(legacy);
+    assert.ok(latin.after.equals(legacy), 'the Latin-1 task plan was rewritten');
+    assert.ok(!latin.written.includes('T01-PLAN.md'), latin.written.join(', '));
+    assert.ok(
+      latin.messages.some((m) => /T01-PLAN\.md not moved: the file is not UTF-8/.test(m)),
+      `no line saying why T01-PLAN.md was left: ${latin.messages.join(' | ')}`,
+    );
   });
 
   it('an ordinary block keeps every other key and comment byte for byte', () => {

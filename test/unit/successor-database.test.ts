@@ -244,14 +244,22 @@ describe('successor projects: state from gsd.db (node:sqlite)', function () {
         const db = new DatabaseSync(${JSON.stringify(dbFile)});
         db.exec('BEGIN EXCLUSIVE');
         process.stdout.write('locked\\n');
-        setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 300);
+        setTimeout(() => { db.exec('ROLLBACK'); db.close(); process.stdout.write('released ' + Date.now() + '\\n'); }, 300);
       `]);
+      let out = '';
+      holder.stdout.on('data', (d: Buffer) => (out += String(d)));
       await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (d: Buffer) => String(d).includes('locked') && resolve());
+        holder.stdout.on('data', () => out.includes('locked') && resolve());
         holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
       });
+      const started = Date.now();
       const s = readSuccessorProject(gsdDir);
+      const ended = Date.now();
       await new Promise((resolve) => holder.on('exit', resolve));
+      const released = Number(/released (\d+)/.exec(out)?.[1]);
+      // The read began while GSD held the lock (so its first attempt met SQLITE_BUSY) and ended after
+      // the lock was let go: it waited the lock out rather than reading around it.
+      assert.ok(started < released && ended >= released, `read ${started}..${ended}, lock released at ${released}`);
       assert.equal(s.readFrom, 'database');
       assert.equal(s.milestones.length, 2);
     });

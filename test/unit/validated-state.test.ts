@@ -73,9 +73,18 @@ describe('validated state (class 7)', function () {
   });
 
   it('deleting activeReview does not restart the count: the loop resumes after the recorded cycles', () => {
-    const history = [1, 2, 3, 4, 5].map((c) => `      - cycle: ${c}\n        verdict: changes-requested\n        openIssues: 1\n        resolvedIssues: 0\n        reviewPath: ${R}/T01-CODE-REVIEW-C1.md\n`).join('');
-    const next = run(project(`    history:\n${history}`), 'next');
-    assert.notEqual(next.unitType, 'review-task', `dispatched ${next.unitType}: ${next.reason}`);
+    const history = (cycles: number[]) => cycles.map((c) => `      - cycle: ${c}\n        verdict: changes-requested\n        openIssues: 1\n        resolvedIssues: 0\n        reviewPath: ${R}/T01-CODE-REVIEW-C1.md\n`).join('');
+    // Two cycles recorded: the next review is cycle 3, not cycle 1.
+    const resumed = run(project(`    history:\n${history([1, 2])}`), 'next');
+    assert.equal(resumed.unitType, 'review-task');
+    assert.equal(resumed.unitId, 'M001/S01/T01');
+    assert.equal(resumed.data.cycle, 3);
+    assert.match(resumed.prompt, /review cycle 3 of at most 5/);
+    // All five recorded: past the cap, the loop stops, says so, and the work goes on with T02.
+    const capped = run(project(`    history:\n${history([1, 2, 3, 4, 5])}`), 'next');
+    assert.equal(capped.unitType, 'execute-task', `dispatched ${capped.unitType}: ${capped.reason}`);
+    assert.equal(capped.unitId, 'M001/S01/T02');
+    assert.match(diagText(capped), /T01-PLAN\.md: review-loop: review cycle 6 of T01 is past max_cycles 5/);
   });
 
   it('an invalid max_cycles is a diagnostic, not a silent 5', () => {

@@ -31,6 +31,21 @@ export function rememberSample(): void {
   process.env[PRISTINE] = copy;
 }
 
+/** Writes a marker file under `.gsd` and resolves when VS Code's file watcher reports it (then removes it). */
+async function markerSeen(root: string): Promise<void> {
+  const name = `sync-${process.pid}-${Date.now()}.tmp`;
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.join(root, '.gsd')), name));
+  try {
+    const seen = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
+    fs.writeFileSync(path.join(root, '.gsd', name), '');
+    const timedOut = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000));
+    assert.notEqual(await Promise.race([seen, timedOut]), 'timeout', 'the file watcher never reported the marker');
+  } finally {
+    watcher.dispose();
+    fs.rmSync(path.join(root, '.gsd', name), { force: true });
+  }
+}
+
 /** Puts the workspace folder back to the copy taken at the start and has the extension re-read it. */
 export async function freshSample(): Promise<GsdExtensionApi> {
   const pristine = process.env[PRISTINE];
@@ -53,8 +68,9 @@ export async function freshSample(): Promise<GsdExtensionApi> {
     if (!fs.existsSync(path.join(pristine, rel)) && fs.readdirSync(path.join(root, rel)).length === 0) fs.rmdirSync(path.join(root, rel));
   }
   const api = await activateExtension();
-  // Let the watcher's events of the writes above arrive (debounce 200 ms), then read everything again.
-  await new Promise((r) => setTimeout(r, 800));
+  // The file watcher reports in order: once it reports a marker written after the writes above,
+  // their events have been delivered too. Then the pending ones are applied and everything re-read.
+  await markerSeen(root);
   api.workspace.flushAll();
   api.workspace.refresh();
   await api.workspace.updateNextUnits();

@@ -51,8 +51,27 @@ describe('in a workspace with .gsd', () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('workbench.view.extension.gsdReviewLoop'), 'no view container "gsdReviewLoop"');
     assert.ok(commands.includes('gsdReviewLoop.reviewPanel.focus'), 'no view gsdReviewLoop.reviewPanel');
+    const api = await activateExtension();
+    const visibility = (visible: boolean) =>
+      new Promise<void>((resolve) => {
+        const sub = api.treeView.onDidChangeVisibility((e) => {
+          if (e.visible === visible) {
+            sub.dispose();
+            resolve();
+          }
+        });
+        if (api.treeView.visible === visible) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    // Closed first, so the view's becoming visible is this test's doing.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await visibility(false);
     await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
     await vscode.commands.executeCommand('gsdReviewLoop.reviewPanel.focus');
+    await visibility(true);
+    assert.equal(api.treeView.visible, true);
   });
 
   it('finds the project and lists its milestones in the panel', async () => {

@@ -9,6 +9,7 @@ import type { PanelRefresh } from '../../../src/vscode/panel/review-panel-provid
 import { EXTENSION_ID, labelOf } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
+import { whenPanelQuiet } from '../helpers/panel-tree';
 
 const M2 = 'M002-k7q2xz';
 
@@ -46,7 +47,7 @@ describe('review panel', () => {
     await api.statusBar.update();
   });
 
-  it('shows milestones, slices and tasks with status icons, progress and stable ids', () => {
+  it('shows milestones, slices and tasks with status icons, progress and stable ids', async () => {
     const m2 = item(root(/^M002/));
     assert.equal((m2.iconPath as vscode.ThemeIcon).id, 'play-circle');
     assert.equal(m2.description, '1/3 slices');
@@ -65,8 +66,15 @@ describe('review panel', () => {
     // The default dispatch's active task, but not what GSD: Next Unit dispatches: not "next".
     assert.equal(labelOf(t03), 'T03');
     assert.equal(t03.description, 'rule list with match counts · 30m');
-    // The same node object and id on every call: expansion and selection survive refreshes.
-    assert.equal(task('T03'), task('T03'));
+    // The same id after a refresh that re-reads the project (VS Code keeps expansion and selection by
+    // a TreeItem's id), and no other node has it.
+    const before = { id: task('T03').id, item: item(task('T03')).id };
+    api.workspace.refresh();
+    // Until VS Code has fetched the rebuilt tree, so later tests reveal nodes it knows.
+    await whenPanelQuiet(api.panel);
+    const after = task('T03');
+    assert.deepEqual({ id: after.id, item: item(after).id }, before);
+    assert.notEqual(item(task('T02')).id, before.item);
   });
 
   it('marks "next" on exactly the unit GSD: Next Unit dispatches and the status bar names (hooks included)', async () => {

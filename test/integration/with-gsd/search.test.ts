@@ -22,7 +22,7 @@ describe('workspace search in the host (ripgrep)', () => {
   it('finds text in the sample from the Search view', async function () {
     if (!workbenchBridgeAvailable()) this.skip();
     await vscode.commands.executeCommand('workbench.action.findInFiles', { query: 'export function categorise', triggerSearch: true });
-    await new Promise((r) => setTimeout(r, 1500));
+    // No sleep: the screenshot waits (up to 10 s) for these very texts to be drawn.
     const view = await captureWorkbench('search', ['1 result in 1 file', 'rules.ts']);
     assert.ok(view);
     assert.deepEqual(view.seen, { '1 result in 1 file': true, 'rules.ts': true }, `search view: ${view.screenshot}`);

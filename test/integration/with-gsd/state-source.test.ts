@@ -4,9 +4,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribution-ids';
 import { activateExtension } from '../helpers/extension';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, workbenchBridgeAvailable } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
 import { sqliteHeaderOnly } from '../../unit/helpers/successor-project';
+
+/** The words the user must see in the real workbench's panel (where the host lets us look). */
+async function seenInWorkbench(name: string, text: string): Promise<void> {
+  const view = await captureWorkbench(name, [text]);
+  if (!workbenchBridgeAvailable()) return;
+  assert.ok(view, `no view of the workbench for ${name}`);
+  assert.deepEqual(view.seen, { [text]: true }, `"${text}" is not on screen (${name})`);
+}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -32,7 +40,7 @@ describe('the panel names where the state comes from', () => {
       assert.equal(api.workspace.state(handle).source.projectKind, 'gsd2-database');
       assert.match(api.treeView.message ?? '', /^State from markdown — fallback: .+\. .+/);
       await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
-      await captureWorkbench('panel-database-fallback', ['State from markdown']);
+      await seenInWorkbench('panel-database-fallback', 'State from markdown');
     } finally {
       fs.rmSync(db, { force: true });
     }
@@ -66,7 +74,7 @@ describe('the panel names where the state comes from', () => {
       const s = api.workspace.state(handle);
       assert.deepEqual([s.source.kind, s.activeTask?.id], ['gsd2-database', 'T03']);
       await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
-      await captureWorkbench('panel-gsd2-database', ['State from GSD-2 database (schema 29)']);
+      await seenInWorkbench('panel-gsd2-database', 'State from GSD-2 database (schema 29)');
       // Reading left nothing beside GSD's database.
       assert.deepEqual(fs.readdirSync(handle.project.gsdDir).filter((n) => n.startsWith('gsd.db')), ['gsd.db']);
     } finally {

@@ -68,7 +68,10 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const { result: r, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
     const result = r!;
     const d = result.outcome!.decision!;
-    assert.deepEqual([d.unitType, d.unitId, d.source], [expected.unitType, expected.unitId, expected.source]);
+    // The sample's T02-CODE-REVIEW.md asks for changes (two open issues): the review loop's fix of T02.
+    assert.deepEqual([d.unitType, d.unitId, d.source], ['fix-task', 'M002-k7q2xz/S02/T02', 'review-loop']);
+    // And the command-line tool, a separate process, decides the same.
+    assert.deepEqual([expected.unitType, expected.unitId, expected.source], [d.unitType, d.unitId, d.source]);
     assert.deepEqual([shownNext.unitType, shownNext.unitId], [d.unitType, d.unitId]);
     assert.ok(statusText.endsWith(`${d.unitType} ${d.unitId.split('/').pop()}`), statusText);
     // One notification for the click, saying what went where.
@@ -76,6 +79,10 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.equal(result.target!.target, 'editor');
     const doc = result.target!.document!;
     assert.equal(doc.getText(), expected.prompt);
+    // The prompt carries the reviewer's open issues, as the sample's review file words them.
+    assert.match(doc.getText(), /Fix the issues the reviewer found in task T02/);
+    assert.match(doc.getText(), /never fsynced before rename/);
+    assert.match(doc.getText(), /`rule remove` of a missing pattern exits 0/);
     // A read-only virtual document: closing it never asks to save.
     assert.equal(doc.uri.scheme, 'gsd-prompt');
     assert.equal(doc.isUntitled, false);
@@ -135,7 +142,11 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const promptFile = result.target!.promptFile!;
     assert.ok(promptFile.startsWith(path.join(root, '.gsd', 'gsd-review-loop')), promptFile);
     await waitFor('the terminal command to write its output', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').length > 0);
-    assert.equal(fs.readFileSync(out, 'utf8'), result.outcome!.decision!.prompt);
+    // What the command received is the prompt of the sample's next unit, from the file it was given.
+    const received = fs.readFileSync(out, 'utf8');
+    assert.equal(received, fs.readFileSync(promptFile, 'utf8'));
+    assert.match(received, /Fix the issues the reviewer found in task T02/);
+    assert.match(received, /never fsynced before rename/);
     result.target!.terminal!.dispose();
     await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
   });

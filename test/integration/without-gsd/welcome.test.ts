@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, EXTENSION_ID } from '../helpers/extension';
+import type { GsdExtensionApi } from '../../../src/extension';
+import { EXTENSION_ID } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 
 describe('in a workspace without .gsd', () => {
@@ -10,8 +11,13 @@ describe('in a workspace without .gsd', () => {
 
   it('opening the panel activates the extension, which finds no project and shows no nodes', async () => {
     // Opening the container activates the extension (onView), which finds nothing.
+    const ext = vscode.extensions.getExtension<GsdExtensionApi>(EXTENSION_ID)!;
+    assert.equal(ext.isActive, false);
     await vscode.commands.executeCommand('workbench.view.extension.gsdReviewLoop');
-    const api = await activateExtension();
+    // The host activates it (onView); the test never calls activate() itself.
+    for (let i = 0; i < 100 && !ext.isActive; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(ext.isActive, true, 'opening the panel did not activate the extension');
+    const api = ext.exports;
     assert.equal(api.workspace.list().length, 0);
     assert.deepEqual(api.panel.getChildren(), []);
   });
