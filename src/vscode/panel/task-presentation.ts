@@ -71,7 +71,8 @@ export function presentTask(
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
-  const description = [t.title, t.estimate].filter(Boolean).join(' · ');
+  // The estimate is in the tooltip: the row keeps to the state and the title.
+  const description = t.title;
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));
