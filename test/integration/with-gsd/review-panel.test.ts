@@ -69,7 +69,7 @@ describe('review panel', () => {
     assert.deepEqual(slices, [
       ['S01', '2/2 · Rule engine · high risk', 'gsdReviewLoop.slice.done'],
       ['S02', '2/3 · Rule editor commands · medium risk', 'gsdReviewLoop.slice.active'],
-      ['S03', 'not planned · Category report', 'gsdReviewLoop.slice.blocked'],
+      ['S03', 'not planned · Category report · low risk', 'gsdReviewLoop.slice.blocked'],
     ]);
     const t03 = item(task('T03'));
     assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
