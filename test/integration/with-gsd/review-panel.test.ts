@@ -96,7 +96,8 @@ describe('review panel', () => {
     walk(api.panel.getChildren());
     assert.deepEqual(marked, [`gsd:${gsd}/${decided.unitId}`]);
     assert.match(api.statusBar.text, /GSD: fix-task T02$/);
-    assert.equal(labelOf(item(task('T02'))), 'T02 · next · cycle 2: fixing · 2 pending');
+    assert.equal(labelOf(item(task('T02'))), 'T02 · next · cycle 2: fixing');
+    assert.equal(item(task('T02')).description, '2 pending · rule add / remove commands');
   });
 
   it('a task\'s tooltip tells its review: cycle and status, open issues, pending actions, the summary\'s one-liner', () => {
