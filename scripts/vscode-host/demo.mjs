@@ -2,8 +2,9 @@
 // copy of the bundled sample GSD project, opened on the GSD panel. Prints the URL; stops on Ctrl+C,
 // or when the npm that started it goes away.
 //   --port N           serve on port N (one clear line if it is taken)
-//   --screenshot FILE  open the URL headless, save a screenshot of the first view and one after a
-//                      click on the status bar's Next Unit (FILE-next-unit.png), stop
+//   --screenshot FILE  open the URL headless with the sidebar at 300 px, save a screenshot of the
+//                      first view, one after a click on the status bar's Next Unit (FILE-next-unit.png)
+//                      and one of Complete Unit's confirmation from the palette (FILE-complete.png), stop
 //   GSD_CODE_SERVER_VERSION=4.100.3|floor|latest (default: latest)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,6 +61,7 @@ async function screenshotFirstView(url, file) {
   await page.goto(url);
   await page.locator('.activitybar').waitFor({ timeout: 90_000 });
   await page.getByText('M002-k7q2xz', { exact: false }).first().waitFor({ timeout: 90_000 });
+  await narrowSidebar(page, 300);
   await page.waitForTimeout(1500);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   await page.screenshot({ path: file });
@@ -73,6 +75,43 @@ async function screenshotFirstView(url, file) {
   const after = file.replace(/(\.png)?$/i, '-next-unit.png');
   await page.screenshot({ path: after });
   console.log(`screenshot after Next Unit: ${after} (${shown ? `toast: ${(await toast.innerText()).split('\n')[0]}` : 'no toast floated'})`);
+  // Then GSD: Complete Unit from the palette. A unit whose completion signal (the file it should
+  // write) is missing asks first, in a modal dialog, which VS Code refuses inside extension tests:
+  // seen here instead. A unit with no file signal (fix-task) completes at once; then the next one.
+  await page.keyboard.press('Escape');
+  const complete = file.replace(/(\.png)?$/i, '-complete.png');
+  const dialog = page.locator('.monaco-dialog-box');
+  for (let round = 0; round < 3; round++) {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+    await page.keyboard.type('GSD: Complete Unit');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Complete Unit' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    if (await dialog.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) {
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: complete });
+      console.log(`screenshot of Complete Unit's confirmation: ${complete} (dialog: ${(await dialog.innerText()).split('\n').filter(Boolean).join(' | ')})`);
+      await page.keyboard.press('Escape');
+      return;
+    }
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1500);
+    await page.locator('.statusbar-item', { hasText: 'GSD:' }).first().click();
+    await page.waitForTimeout(2500);
+  }
+  await page.screenshot({ path: complete });
+  console.log(`Complete Unit asked nothing in three rounds: ${complete}`);
+}
+
+/** The sidebar at `width` px (VS Code's default width on a new install is about 300 px): its sash dragged. */
+async function narrowSidebar(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || Math.abs(box.width - width) < 4) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width + 1, y, { steps: 8 });
+  await page.mouse.up();
 }
 
 async function main() {

@@ -7,4 +7,4 @@ export { KNOWN_ISSUES_SOURCE } from './successor-units';
 export { nodeSqliteAvailability } from './read-only-database';
 export { HOOK_VERDICTS, type HookVerdict, type SuccessorReviewCycle } from './review-verdicts';
 export { GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA, OLDEST_CURRENT_SCHEMA, schemaTooNewMessage } from './schema-versions';
-export { findOnPath, GSD_NEXT_COMMAND, GSD_SESSION_NEXT, HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from './hand-off';
+export { findOnPath, GSD_INSTALL, GSD_NEXT_COMMAND, GSD_SESSION_NEXT, HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from './hand-off';

@@ -64,8 +64,9 @@ export class GsdStatusBar extends Owner {
     const heading = several ? `**${handle.folder.name}**\n\n` : '';
     if (this.workspace.isReadOnly(handle)) {
       // GSD's successor decides its own next unit; the click hands Next Unit over to it.
-      this.item.text = `$(eye) GSD: ${where}${state.phase} · ${vscode.l10n.t('read-only')}`;
-      this.item.tooltip = new vscode.MarkdownString(heading + vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi). Click: GSD runs its next unit.", state.phase));
+      // The lock says read-only; the panel's header row says it in words (once).
+      this.item.text = `$(lock) GSD: ${where}${state.phase}`;
+      this.item.tooltip = new vscode.MarkdownString(heading + vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi), shown read-only. Click: GSD runs its next unit.", state.phase));
       this.item.show();
       return;
     }

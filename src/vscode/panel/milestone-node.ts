@@ -1,10 +1,10 @@
-// A milestone: title, slice progress, status icon; click opens its roadmap.
+// A milestone: its id (and "next"), then slice progress and title; status icon; click opens its roadmap.
 import * as vscode from 'vscode';
 import { findUnit } from '../../core/model/find-unit';
 import type { MilestoneEntry } from '../../core/model/types';
 import { milestoneContext } from './context-values';
 import { unitNodeId } from './node-ids';
-import { collapsible, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { collapsible, esc, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
 import { SliceNode } from './slice-node';
 
 export class MilestoneNode extends PanelNode {
@@ -21,13 +21,15 @@ export class MilestoneNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const m = this.milestone();
-    const item = new vscode.TreeItem(`${this.mid}: ${m?.title ?? ''}`, collapsible(this.c, !!m?.slices.length, m?.status === 'active'));
+    const item = new vscode.TreeItem(this.mid, collapsible(this.c, !!m?.slices.length, m?.status === 'active'));
     item.id = this.id;
     if (!m) return item;
     item.iconPath = statusIcon(m.status);
-    item.description = m.slices.length ? vscode.l10n.t('{0}/{1} slices', m.progress.done, m.progress.total) : m.status;
-    item.tooltip = md(`**${m.id}: ${m.title}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
-    markNext(item, this.c, m.id, m.id, m.title);
+    // The label only the id (and "next"): a narrow sidebar cuts the description, never the state.
+    item.description = [m.slices.length ? `${m.progress.done}/${m.progress.total}` : m.status, m.title].filter(Boolean).join(' · ');
+    const progress = m.slices.length ? ` · ${vscode.l10n.t('{0} of {1} slices done', m.progress.done, m.progress.total)}` : '';
+    item.tooltip = md(`**${m.id}: ${esc(m.title)}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${progress}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
+    markNext(item, this.c, m.id, m.id);
     item.contextValue = milestoneContext(m.status);
     if (m.roadmapFile) {
       item.command = openAt(m.roadmapFile);

@@ -78,11 +78,15 @@ export function md(text: string): vscode.MarkdownString {
   return m;
 }
 
-/** A slice or milestone that is the next unit: "next" in its label, before the title. */
-export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string, title: string): void {
+/** Markdown special characters of text taken from the project's files (a title, an issue). */
+export function esc(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
+}
+
+/** A slice or milestone that is the next unit: "next" in its label, after the id. */
+export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string): void {
   const next = c.snapshot().next;
   if (next?.unitId !== unitId) return;
   item.label = `${id} · ${vscode.l10n.t('next')}`;
-  item.description = [title, typeof item.description === 'string' ? item.description : ''].filter(Boolean).join(' · ');
   item.tooltip = md(`${typeof item.tooltip === 'object' ? (item.tooltip as vscode.MarkdownString).value : ''}\n\n${vscode.l10n.t('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source)}`);
 }

@@ -1,10 +1,10 @@
-// A slice: title, task progress and risk, status icon; click opens its plan.
+// A slice: its id (and "next"), then task progress, title and risk; status icon; click opens its plan.
 import * as vscode from 'vscode';
 import { findUnit } from '../../core/model/find-unit';
 import type { SliceEntry } from '../../core/model/types';
 import { sliceContext } from './context-values';
 import { unitNodeId } from './node-ids';
-import { collapsible, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { collapsible, esc, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
 import { TaskNode } from './task-node';
 
 export class SliceNode extends PanelNode {
@@ -22,13 +22,16 @@ export class SliceNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const s = this.slice();
-    const item = new vscode.TreeItem(`${this.sid}: ${s?.title ?? ''}`, collapsible(this.c, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
+    const item = new vscode.TreeItem(this.sid, collapsible(this.c, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
     item.id = this.id;
     if (!s) return item;
     item.iconPath = statusIcon(s.status);
-    item.description = s.tasks.length ? `${s.progress.done}/${s.progress.total}${s.risk ? ` · ${vscode.l10n.t('{0} risk', s.risk)}` : ''}` : s.done ? '' : vscode.l10n.t('not planned');
-    item.tooltip = md(`**${s.id}: ${s.title}**\n\n${vscode.l10n.t('Status: {0}', s.status)}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
-    markNext(item, this.c, `${this.mid}/${s.id}`, s.id, s.title);
+    // The label only the id (and "next"): a narrow sidebar cuts the description, never the state.
+    const progress = s.tasks.length ? `${s.progress.done}/${s.progress.total}` : s.done ? '' : vscode.l10n.t('not planned');
+    item.description = [progress, s.title, s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
+    const facts = [vscode.l10n.t('Status: {0}', s.status), s.tasks.length ? vscode.l10n.t('{0} of {1} tasks done', s.progress.done, s.progress.total) : '', s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
+    item.tooltip = md(`**${s.id}: ${esc(s.title)}**\n\n${facts}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
+    markNext(item, this.c, `${this.mid}/${s.id}`, s.id);
     item.contextValue = sliceContext(s.status);
     if (s.planFile) {
       item.command = openAt(s.planFile);

@@ -21,14 +21,13 @@ export interface TaskPresentation {
   tooltip: string;
 }
 
-/** Short words for the label, most important first: next, the review loop, pending actions. */
-export function taskStateWords(t: TaskEntry, review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english, isInFlight = false): string[] {
+/** Short words for the label, most important first: in flight or next, then the review loop. */
+export function taskStateWords(review: ReviewLoopTaskState, isNext: boolean, tr: Translate = english, isInFlight = false): string[] {
   const words: string[] = [];
   if (isInFlight) words.push(tr('in flight'));
   else if (isNext) words.push(tr('next'));
   if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
   else if (review.outcome) words.push(review.outcome.passed ? tr('passed in {0}', review.outcome.cycles) : tr('failed after {0}', review.outcome.cycles));
-  if (t.pendingActions.length) words.push(tr('{0} pending', t.pendingActions.length));
   return words;
 }
 
@@ -67,11 +66,13 @@ export function presentTask(
   const { inFlight = null, date = (iso: string) => iso, personTurn = null } = row;
   const isInFlight = inFlight?.unitId === unitId;
   const isNext = next?.unitId === unitId;
-  const words = taskStateWords(t, review, isNext, tr, isInFlight);
+  const words = taskStateWords(review, isNext, tr, isInFlight);
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
-  const description = [t.title, t.estimate].filter(Boolean).join(' · ');
+  // The label keeps to what fits a 300 px sidebar at a task's depth; the count of pending actions
+  // (also child rows) leads the description, the estimate is in the tooltip.
+  const description = [t.pendingActions.length ? tr('{0} pending', t.pendingActions.length) : '', t.title].filter(Boolean).join(' · ');
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));

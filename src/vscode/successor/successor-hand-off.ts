@@ -5,7 +5,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GSDState } from '../../core/model/types';
-import { successorHandOff, type SuccessorHandOff } from '../../core/successor';
+import { GSD_INSTALL, successorHandOff, type SuccessorHandOff } from '../../core/successor';
+
+const GSD_PACKAGE = '@opengsd/gsd-pi';
 import type { ProjectHandle } from '../workspace/gsd-workspace';
 
 export interface HandOffShown {
@@ -18,10 +20,11 @@ export const HAND_OFF_TERMINAL = 'GSD: next unit';
 
 export function handOffToGsd(handle: ProjectHandle, state: GSDState, log: vscode.LogOutputChannel): HandOffShown {
   const handOff = successorHandOff(handle.project.root, state);
-  const copy = vscode.l10n.t('Copy command');
-  const offerCopy = (text: string) =>
-    void vscode.window.showInformationMessage(text, copy).then((choice) => {
-      if (choice === copy) void vscode.env.clipboard.writeText(handOff.command);
+  // One short plain sentence and one button: the long explanation is the CLI's (handOff.message)
+  // and the panel's header tooltip; a notification shows no markdown.
+  const offer = (text: string, button: string, copied: string) =>
+    void vscode.window.showInformationMessage(text, button).then((choice) => {
+      if (choice === button) void vscode.env.clipboard.writeText(copied);
     });
   if (handOff.gsdPath && vscode.workspace.isTrusted) {
     // The terminal's shell gets the PATH this `gsd` was found on (a terminal's environment comes
@@ -31,12 +34,15 @@ export function handOffToGsd(handle: ProjectHandle, state: GSDState, log: vscode
     terminal.show(true);
     terminal.sendText(handOff.command);
     log.info(`successor project ${handle.project.root}: handed Next Unit to GSD (${handOff.gsdPath}): \`${handOff.command}\` in a terminal`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('GSD: `{0}` runs GSD\'s next unit in the terminal "{1}". GSD records its progress; the panel follows it read-only.', handOff.command, HAND_OFF_TERMINAL));
+    const show = vscode.l10n.t('Show Terminal');
+    void vscode.window.showInformationMessage(vscode.l10n.t('GSD runs its next unit in the terminal "{0}".', HAND_OFF_TERMINAL), show).then((choice) => {
+      if (choice === show) terminal.show();
+    });
     return { handOff, terminal };
   }
+  log.info(`successor project ${handle.project.root}: Next Unit handed off to GSD (${handOff.gsdPath ? 'untrusted workspace' : 'gsd is not on PATH'}): ${handOff.message}`);
+  if (!handOff.gsdPath) offer(vscode.l10n.t('GSD runs this project\'s units, and gsd is not on PATH: install {0}, then run {1}.', GSD_PACKAGE, handOff.command), vscode.l10n.t('Copy Install Command'), GSD_INSTALL);
   // Running a command is not done in an untrusted workspace; the words say what to run instead.
-  const text = handOff.gsdPath ? `${handOff.message} ${vscode.l10n.t('(Not started here: the workspace is not trusted.)')}` : handOff.message;
-  log.info(`successor project ${handle.project.root}: Next Unit handed off to GSD (${handOff.gsdPath ? 'untrusted workspace' : 'gsd is not on PATH'})`);
-  offerCopy(text);
+  else offer(vscode.l10n.t('GSD runs this project\'s units: run {0} in a terminal (not started here, the workspace is not trusted).', handOff.command), vscode.l10n.t('Copy Command'), handOff.command);
   return { handOff };
 }

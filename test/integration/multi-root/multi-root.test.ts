@@ -20,12 +20,13 @@ describe('in a multi-root workspace', () => {
     assert.deepEqual([a.unitType, a.unitId], ['fix-task', 'M002-k7q2xz/S02/T02']);
     assert.equal(api.panel.getTreeItem(roots[0]).description, 'next: fix-task T02 · executing');
     assert.equal(api.panel.getTreeItem(roots[1]).description, `next: ${b.unitType} ${b.unitId.split('/').pop()} · executing`);
-    assert.deepEqual(api.panel.getChildren(roots[1]).map((n) => labelOf(api.panel.getTreeItem(n))), ['Pending actions', 'M001: Flight simulator']);
+    assert.deepEqual(api.panel.getChildren(roots[1]).map((n) => labelOf(api.panel.getTreeItem(n))), ['Pending actions', 'M001']);
     const ids = new Set([...roots, ...roots.flatMap((r) => api.panel.getChildren(r))].map((n) => api.panel.getTreeItem(n).id));
     assert.equal(ids.size, 2 + 4 + 2, 'tree item ids must be unique across projects');
   });
 
-  it("the status bar follows the active editor's project; with no editor in one, Next Unit's pick names each project's next unit", async () => {
+  it("the status bar follows the active editor's project; with no editor in one, Next Unit's pick names each project's next unit", async function () {
+    this.timeout(90_000);
     const api = await activateExtension();
     const [ledger, flight] = api.workspace.list();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -38,6 +39,10 @@ describe('in a multi-root workspace', () => {
     for (let i = 0; i < 50 && api.statusBar.text !== expected; i++) await new Promise((r) => setTimeout(r, 100));
     assert.equal(api.statusBar.text, expected);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // A settled sidebar first: a view still loading its tree takes the focus, and a pick that loses
+    // the focus closes (seen on 1.139: the GSD panel drew itself over the pick).
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await whenPanelQuiet(api.panel);
     // No editor in a project: the pick, each row with that project's next unit.
     void vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
     // (The pick's question is its input's placeholder, not text the page can be searched for.)
@@ -52,7 +57,7 @@ describe('in a multi-root workspace', () => {
     // This window's page holds the late timers of VS Code's tree batches (scripts/vscode-host/
     // late-tree-timers.mjs): the timing under which VS Code drew rows under the wrong parents.
     const expected = rowsOnOpen(api.panel);
-    const view = await captureWorkbench('panel', ['ledgerline', 'flight-sim', 'M001: Flight simulator'], 20_000, expected);
+    const view = await captureWorkbench('panel', ['ledgerline', 'flight-sim', 'Flight simulator'], 20_000, expected);
     if (!view) return this.skip();
     if (JSON.stringify(view.rows) !== JSON.stringify(expected)) {
       // For the record: the provider's tree (ids, where each node was fetched, getParent) beside the shot.

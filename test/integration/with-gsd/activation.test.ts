@@ -78,7 +78,7 @@ describe('in a workspace with .gsd', () => {
     const api = await activateExtension();
     assert.equal(api.workspace.list().length, 1);
     const roots = api.panel.getChildren().map((n) => api.panel.getTreeItem(n));
-    assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
+    assert.deepEqual(roots.map(labelOf), ['Pending actions', 'M001', 'M002-k7q2xz', 'M003']);
     assert.ok(roots.every((r) => typeof r.id === 'string' && r.id.length > 0));
   });
 
@@ -87,7 +87,7 @@ describe('in a workspace with .gsd', () => {
     const api = await activateExtension();
     await api.statusBar.update();
     // The state that matters leads each task row, so the default sidebar width does not cut it off.
-    const view = await captureWorkbench('gsd-panel', ['M002-k7q2xz: Categorisation rules', 'S02: Rule editor commands', 'T02 · next · cycle 2: fixing', 'T01 · passed in 3']);
+    const view = await captureWorkbench('gsd-panel', ['1/3 · Categorisation rules', '2/3 · Rule editor commands', 'T02 · next · cycle 2: fixing', 'T01 · passed in 3']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true, true, true, true], JSON.stringify(view.seen));
   });

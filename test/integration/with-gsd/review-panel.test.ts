@@ -30,12 +30,21 @@ describe('review panel', () => {
   };
   const s02 = () => child(root(/^M002/), /^S02/);
   const task = (id: string) => child(s02(), new RegExp(`^${id}\\b`));
-  /** Resolves with the next refresh of the panel, and how long after `since` it came. */
-  const nextRefresh = (since: number) =>
-    new Promise<PanelRefresh & { ms: number }>((resolve) => {
-      const sub = api.panel.onDidRefresh((r) => {
+  /**
+   * Resolves with the next refresh of the panel. The bound is generous on purpose: how fast the
+   * refresh comes is the benchmark's to measure (bench/), not a test's on a loaded machine; the
+   * bound only says the refresh came from the file watcher at all, not never.
+   */
+  const nextRefresh = () =>
+    new Promise<PanelRefresh>((resolve, reject) => {
+      const timer = setTimeout(() => {
         sub.dispose();
-        resolve({ ...r, ms: r.at - since });
+        reject(new Error('the panel did not refresh within 20 s of the file change'));
+      }, 20_000);
+      const sub = api.panel.onDidRefresh((r) => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(r);
       });
     });
 
@@ -50,22 +59,25 @@ describe('review panel', () => {
   it('shows milestones, slices and tasks with status icons, progress and stable ids', async () => {
     const m2 = item(root(/^M002/));
     assert.equal((m2.iconPath as vscode.ThemeIcon).id, 'play-circle');
-    assert.equal(m2.description, '1/3 slices');
+    assert.equal(labelOf(m2), 'M002-k7q2xz');
+    // The title in the description, after the progress: a narrow sidebar cuts it, not the label.
+    assert.equal(m2.description, '1/3 · Categorisation rules');
     assert.equal(m2.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
     assert.equal(m2.id, `gsd:${gsd}/${M2}`);
     assert.equal((item(root(/^M001/)).iconPath as vscode.ThemeIcon).id, 'pass-filled');
     assert.equal(item(root(/^M003/)).contextValue, 'gsdReviewLoop.milestone.pending');
     const slices = api.panel.getChildren(root(/^M002/)).map((n) => [labelOf(item(n)), item(n).description, item(n).contextValue]);
     assert.deepEqual(slices, [
-      ['S01: Rule engine', '2/2 · high risk', 'gsdReviewLoop.slice.done'],
-      ['S02: Rule editor commands', '2/3 · medium risk', 'gsdReviewLoop.slice.active'],
-      ['S03: Category report', 'not planned', 'gsdReviewLoop.slice.blocked'],
+      ['S01', '2/2 · Rule engine · high risk', 'gsdReviewLoop.slice.done'],
+      ['S02', '2/3 · Rule editor commands · medium risk', 'gsdReviewLoop.slice.active'],
+      ['S03', 'not planned · Category report · low risk', 'gsdReviewLoop.slice.blocked'],
     ]);
     const t03 = item(task('T03'));
     assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
     // The default dispatch's active task, but not what GSD: Next Unit dispatches: not "next".
     assert.equal(labelOf(t03), 'T03');
-    assert.equal(t03.description, 'rule list with match counts · 30m');
+    assert.equal(t03.description, 'rule list with match counts');
+    assert.match((t03.tooltip as vscode.MarkdownString).value, /estimate 30m/);
     // The same id after a refresh that re-reads the project (VS Code keeps expansion and selection by
     // a TreeItem's id), and no other node has it.
     const before = { id: task('T03').id, item: item(task('T03')).id };
@@ -92,7 +104,8 @@ describe('review panel', () => {
     walk(api.panel.getChildren());
     assert.deepEqual(marked, [`gsd:${gsd}/${decided.unitId}`]);
     assert.match(api.statusBar.text, /GSD: fix-task T02$/);
-    assert.equal(labelOf(item(task('T02'))), 'T02 · next · cycle 2: fixing · 2 pending');
+    assert.equal(labelOf(item(task('T02'))), 'T02 · next · cycle 2: fixing');
+    assert.equal(item(task('T02')).description, '2 pending · rule add / remove commands');
   });
 
   it('a task\'s tooltip tells its review: cycle and status, open issues, pending actions, the summary\'s one-liner', () => {
@@ -115,7 +128,7 @@ describe('review panel', () => {
       ['Review cycle 3', 'passed · 0 open · 3 resolved', 'gsdReviewLoop.reviewCycle.hasPrevious'],
     ]);
     assert.equal(labelOf(item(task('T01'))), 'T01 · passed in 3');
-    assert.equal(item(task('T01')).description, 'Parse and validate rule patterns · 45m');
+    assert.equal(item(task('T01')).description, 'Parse and validate rule patterns');
     const t02 = api.panel.getChildren(task('T02')).map((n) => [labelOf(item(n)), item(n).description]);
     assert.deepEqual(t02, [
       ['Review cycle 1', 'changes requested · 2 open · 0 resolved'],
@@ -158,12 +171,10 @@ describe('review panel', () => {
     assert.deepEqual(Object.values(view.seen), [true]);
   });
 
-  it('reflects a new review file on disk within a second, refreshing only that slice', async () => {
-    const t = Date.now();
-    const refreshed = nextRefresh(t);
+  it('reflects a new review file on disk, refreshing only that slice', async () => {
+    const refreshed = nextRefresh();
     fs.writeFileSync(path.join(tasks, 'T02-CODE-REVIEW.md'), `---\ntask: T02\ncycle: 2\nverdict: approved\n---\n# Code review: T02 (cycle 2)\n\n## Issues\n\n- [x] **major** fsync before rename\n- [x] **minor** exit 1 when nothing matched\n`);
     const r = await refreshed;
-    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
     assert.equal(r.full, false);
     assert.ok(r.ids.includes(`gsd:${gsd}/${M2}/S02`), r.ids.join(', '));
     assert.ok(!r.ids.some((id) => id.includes('/M001')), 'an unchanged milestone was refreshed');
@@ -174,29 +185,27 @@ describe('review panel', () => {
 
   it('reflects a ticked checkbox and a new summary with pending actions', async () => {
     const plan = path.join(path.dirname(tasks), 'S02-PLAN.md');
-    let refreshed = nextRefresh(Date.now());
+    let refreshed = nextRefresh();
     fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('- [ ] **T03:', '- [x] **T03:'));
-    let r = await refreshed;
-    assert.ok(r.ms < 1000);
+    await refreshed;
     assert.equal(item(task('T03')).contextValue, 'gsdReviewLoop.task.done');
-    assert.equal(item(s02()).description, '3/3 · medium risk');
+    assert.equal(item(s02()).description, '3/3 · Rule editor commands · medium risk');
 
-    refreshed = nextRefresh(Date.now());
+    refreshed = nextRefresh();
     fs.writeFileSync(path.join(tasks, 'T03-SUMMARY.md'), `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T10:00:00Z\nblocker_discovered: false\n---\n\n# T03: rule list with match counts\n\n**Lists rules with match counts.**\n\n## Known Issues\n\nPending actions:\n- Sort rules with zero matches last\n`);
-    r = await refreshed;
-    assert.ok(r.ms < 1000);
+    await refreshed;
     assert.equal(item(root(/^Pending actions/)).description, '3');
     assert.deepEqual(api.panel.getChildren(task('T03')).map((n) => labelOf(item(n))), ['Sort rules with zero matches last']);
   });
 
   it('puts a broken file in the Problems panel and still shows the rest of the tree', async () => {
     const broken = path.join(tasks, 'T01-SUMMARY.md');
-    const refreshed = nextRefresh(Date.now());
+    const refreshed = nextRefresh();
     fs.writeFileSync(broken, '---\nid: T01\ncompleted_at: [2026-10-20\n---\n# T01\n');
     await refreshed;
     const problems = vscode.languages.getDiagnostics(vscode.Uri.file(broken));
     assert.ok(problems.some((d) => /not valid YAML/.test(d.message) && d.source === 'GSD'), JSON.stringify(problems.map((d) => d.message)));
-    assert.deepEqual(api.panel.getChildren().map((n) => labelOf(item(n))).slice(1), ['M001: CSV import core', 'M002-k7q2xz: Categorisation rules', 'M003: Budget alerts']);
+    assert.deepEqual(api.panel.getChildren().map((n) => labelOf(item(n))).slice(1), ['M001', 'M002-k7q2xz', 'M003']);
     assert.equal(api.panel.getChildren(s02()).length, 3);
   });
 });
