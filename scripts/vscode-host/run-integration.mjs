@@ -221,6 +221,14 @@ async function answerWorkbenchRequest(page, kind, request) {
   const safe = String(request.name).replace(/[^\w.-]+/g, '-');
   const shot = path.join(artifactsDir, `${kind}-${safe}.png`);
   fs.mkdirSync(artifactsDir, { recursive: true });
+  // A row to hover: the pointer rests on its label so the workbench shows the tree item's tooltip.
+  if (request.hoverRow) {
+    await page
+      .locator('.part.sidebar .monaco-list-row .label-name', { hasText: request.hoverRow })
+      .first()
+      .hover({ timeout: 5000 })
+      .catch(() => undefined);
+  }
   // Let the workbench finish rendering what the test just did: each text the test expects gets up to
   // 10 s in all to appear (a loaded machine draws a tree in several frames), then a short settle.
   const deadline = Date.now() + 10_000;

@@ -91,7 +91,7 @@ export function presentTask(
   } else if (!t.reviews.length) {
     lines.push('', tr('**Review:** none yet'));
   }
-  if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!)));
+  if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!.replace(/\.\s*$/, ''))));
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
     lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));

@@ -24,13 +24,14 @@ export function workbenchBridgeAvailable(): boolean {
 
 /** `expectRows`: the side bar tree's rows the shot waits for (up to 10 s); the answer then has the rows drawn. */
 /** `pressAfter`: a key the runner presses in the page after the shot (e.g. Escape to close a dialog). */
-export async function captureWorkbench(name: string, expectTexts: string[] = [], timeoutMs = 20_000, expectRows?: TreeRow[], pressAfter?: string): Promise<WorkbenchView | null> {
+/** `hoverRow`: the label of a side bar row the runner points at before the shot, so its tooltip shows. */
+export async function captureWorkbench(name: string, expectTexts: string[] = [], timeoutMs = 20_000, expectRows?: TreeRow[], pressAfter?: string, hoverRow?: string): Promise<WorkbenchView | null> {
   const dir = process.env.GSD_WORKBENCH_BRIDGE;
   if (!dir) return null;
   // Unique per request: every test file is its own bundle, so a module-level counter would repeat.
   const n = `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const response = path.join(dir, `res-${n}.json`);
-  fs.writeFileSync(path.join(dir, `req-${n}.json.tmp`), JSON.stringify({ name, expectTexts, expectRows, response, pressAfter }));
+  fs.writeFileSync(path.join(dir, `req-${n}.json.tmp`), JSON.stringify({ name, expectTexts, expectRows, response, pressAfter, hoverRow }));
   fs.renameSync(path.join(dir, `req-${n}.json.tmp`), path.join(dir, `req-${n}.json`));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
