@@ -78,7 +78,7 @@ export async function hooksBench(benchDir: string): Promise<void> {
   };
   const chain = () => runMiddleware(registry, host);
 
-  // The floor of any onion chain (DESIGN.md: a middleware is (ctx, next) => Promise<void>): the same
+  // The floor of any onion chain (docs/architecture.md: a middleware is (ctx, next) => Promise<void>): the same
   // ten hook bodies nested by next() with nothing else (no context per hook, no trace, no budget,
   // no waiting for a next() a hook did not await). What our chain adds is the distance from it.
   const bodies = registry.ordered().map((r) => r.middleware);

@@ -1,6 +1,6 @@
 // What each host starts for a reviewer's tool calls with our hooks installed (GSD_BENCH_ONLY=host-hooks):
 // the installed files, the installed commands run through `sh` as each host runs them, each host's
-// matcher rule applied to each call (DESIGN.md section 5: Claude Code tests the matcher as a regex,
+// matcher rule applied to each call (docs/agent-hooks.md: Claude Code tests the matcher as a regex,
 // Copilot CLI full-matches it and runs both `.github/hooks` and `.claude/settings.json`, VS Code
 // ignores matchers). Node starts are counted by a preload that records each start; `sh` processes are
 // the commands run. Then the cost of a tool call with nothing under review (the launcher's shell fast

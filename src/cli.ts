@@ -1,4 +1,4 @@
-// `gsd-review` — the command-line face of the shared core (DESIGN.md section 8).
+// `gsd-review` — the command-line face of the shared core (docs/cli.md).
 // Bad input gets one clear line on stderr and a non-zero exit, never a stack trace.
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
 // Installs code-server (VS Code server + web workbench) from the npm registry into the cache folder,
 // with the Node it wants, also from npm; no install scripts run that would download binaries, and
-// the native modules VS Code needs are built against that Node's headers. DESIGN.md section 7 says
+// the native modules VS Code needs are built against that Node's headers. docs/testing.md says
 // why this is how we get a real VS Code on an offline machine.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of DESIGN.md section 8.
+// `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of docs/cli.md.
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';

@@ -1,4 +1,4 @@
-// The one table of agent events (agent-events.ts) against the hosts' facts in DESIGN.md section 5,
+// The one table of agent events (agent-events.ts) against the hosts' facts in docs/agent-hooks.md,
 // and the modules that read it: the payload reader's spellings, the answer shapes formatAnswer
 // gives, and the composite provider, which must answer every method the table names.
 import * as assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { AGENT_EVENTS, eventName, HOOK_EVENTS, INSTALLED_EVENTS, PROVIDER_METHOD
 import { formatAnswer } from '../../src/core/agent-hooks/hook-payload';
 import { CompositeHooksProvider } from '../../src/core/hooks/lifecycle/composite-hooks-provider';
 
-/** DESIGN.md section 5: "Events we may use", sent by VS Code's Local agent and by Claude Code. */
+/** docs/agent-hooks.md: "Events we may use", sent by VS Code's Local agent and by Claude Code. */
 const DESIGN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
 
 describe('agent events table', () => {
@@ -36,7 +36,7 @@ describe('agent events table', () => {
     for (const unknown of ['Notification', 'constructor', '__proto__', 'toString', '']) assert.equal(eventName(unknown), null, unknown);
   });
 
-  it('answers each host in its own dialect, as each host reads it (DESIGN.md section 5)', () => {
+  it('answers each host in its own dialect, as each host reads it (docs/agent-hooks.md)', () => {
     const run = (out: Record<string, unknown> | null): CommandRun => ({ status: 0, stdout: out ? JSON.stringify(out) + '\n' : '', stderr: '' });
     const context = { additionalContext: 'ctx' };
     for (const e of ['SessionStart', 'SubagentStart', 'UserPromptSubmit'] as const) {

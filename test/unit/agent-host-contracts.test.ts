@@ -93,7 +93,7 @@ function payload(host: HostName, root: string, event: string, fields: Record<str
       return { timestamp: new Date().toISOString(), hook_event_name: event, session_id: session, transcript_path: path.join(os.tmpdir(), `${session}.jsonl`), cwd: root, ...fields };
     case 'copilot-cli':
       // Copilot CLI 1.0.102 (run live): snake_case with an ISO timestamp, except SubagentStart:
-      // camelCase, numeric timestamp and no event name (DESIGN.md section 5).
+      // camelCase, numeric timestamp and no event name (docs/agent-hooks.md).
       if (event === 'SubagentStart') return { sessionId: session, transcriptPath: path.join(os.tmpdir(), `${session}.jsonl`), timestamp: Date.now(), cwd: root, agentName: fields.agent_type, ...(fields.agent_id ? { agentId: fields.agent_id } : {}) };
       return { hook_event_name: event, session_id: session, timestamp: new Date().toISOString(), cwd: root, ...fields };
     case 'claude-code':
@@ -230,7 +230,7 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
               ]
             : host === 'copilot-cli'
               ? [
-                  // Claude Code's names with Copilot CLI's own fields (DESIGN.md section 5).
+                  // Claude Code's names with Copilot CLI's own fields (docs/agent-hooks.md).
                   ['Write', { path: review, file_text: 'x' }, 'allow'],
                   ['Write', { path: code, file_text: 'x' }, 'deny'],
                   ['Edit', { path: code, old_str: 'a', new_str: 'b' }, 'deny'],
@@ -287,7 +287,7 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     const inst = setup('copilot-cli');
     const stop = commandFor(inst.root, 'copilot-cli', 'Stop');
     const main = (active: boolean) => copilotCliStopReason(runAs('copilot-cli', inst, stop, payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: active }, 'm')));
-    // DESIGN.md section 5: Stop also fires inside a subagent, carrying agent_id/agent_type/parent_agent_id.
+    // docs/agent-hooks.md: Stop also fires inside a subagent, carrying agent_id/agent_type/parent_agent_id.
     const inReviewer = (active: boolean) => copilotCliStopReason(runAs('copilot-cli', inst, stop, payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: active, agent_id: 'r1', agent_type: 'gsd-reviewer', parent_agent_id: 'main' }, 'm')));
     assert.match(main(false) ?? '', /review cycle 1 of 5 for T01/);
     assert.match(copilotCliContext(runAs('copilot-cli', inst, commandFor(inst.root, 'copilot-cli', 'SubagentStart'), payload('copilot-cli', inst.root, 'SubagentStart', { agent_id: 'r1', agent_type: 'gsd-reviewer' }, 'm'))) ?? '', /review cycle 1 of at most 5/);
@@ -307,7 +307,7 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     const stop = commandFor(inst.root, 'claude-code', 'Stop');
     const main = (active: boolean) => claudeStopReason(runAs('claude-code', inst, stop, payload('claude-code', inst.root, 'Stop', { stop_hook_active: active }, 'b')));
     assert.match(main(false) ?? '', /review cycle 1 of 5 for T01/);
-    // The Agent tool starts the reviewer in the background (DESIGN.md section 5).
+    // The Agent tool starts the reviewer in the background (docs/agent-hooks.md).
     assert.ok(claudeContext('SubagentStart', runAs('claude-code', inst, commandFor(inst.root, 'claude-code', 'SubagentStart'), payload('claude-code', inst.root, 'SubagentStart', { agent_id: 'bg1', agent_type: 'gsd-reviewer' }, 'b'))));
     assert.equal(main(true), null);
     // A background-completion notice starts a new turn (stop_hook_active false): still no "review it now".

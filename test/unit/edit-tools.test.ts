@@ -1,4 +1,4 @@
-// The review guard's view of tool calls (DESIGN.md section 5's tool list) and of the running host.
+// The review guard's view of tool calls (docs/agent-hooks.md's tool table) and of the running host.
 import * as assert from 'node:assert/strict';
 import { detectHost, isDuplicateRun } from '../../src/core/agent-hooks/agent-host';
 import { classifyToolCall, guardMatcher, patchPaths } from '../../src/core/agent-hooks/edit-tools';
@@ -24,7 +24,7 @@ describe('edit tools and hosts', () => {
     }
   });
 
-  it('reads Copilot CLI\'s own fields under Claude Code\'s names, and its own tools (DESIGN.md section 5)', () => {
+  it('reads Copilot CLI\'s own fields under Claude Code\'s names, and its own tools (docs/agent-hooks.md)', () => {
     // Copilot CLI: tool_name Write/Edit with tool_input {path, file_text} / {path, old_str, new_str}.
     assert.deepEqual(classifyToolCall('Write', { path: '/p/.gsd/T01-CODE-REVIEW.md', file_text: 'x' }), { kind: 'edit', paths: ['/p/.gsd/T01-CODE-REVIEW.md'] });
     assert.deepEqual(classifyToolCall('Edit', { path: 'src/a.ts', old_str: 'a', new_str: 'b' }), { kind: 'edit', paths: ['src/a.ts'] });

@@ -43,7 +43,7 @@ describe('frontmatter: the hand scanner agrees with gray-matter (YAML 1.2 engine
 
   it('keeps GSD values as written where gray-matter\'s default engine (YAML 1.1) does not', () => {
     const text = '---\ncompleted_at: 2026-05-10T14:02:11Z\nduration: 1:10\nblocker_discovered: false\n---\n# T01\n';
-    // The facts behind the engine choice (DESIGN.md section 9), seen on gray-matter's own default.
+    // The facts behind the engine choice (docs/architecture.md, "Reading GSD's files"), seen on gray-matter's own default.
     const yaml11 = matter(text, { language: 'yaml' }).data;
     assert.ok(yaml11.completed_at instanceof Date);
     assert.equal(yaml11.duration, 70);

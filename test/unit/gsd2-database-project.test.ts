@@ -130,7 +130,7 @@ describe('openProject on database projects (node:sqlite)', function () {
   });
 
   it('an unstamped gsd.db whose schema_version is above GSD-2\'s (29) is the successor\'s: read-only, even beside milestones/', () => {
-    // DESIGN.md section 10: schema_version > 29 without the application_id stamp is the successor
+    // docs/project-kinds.md: schema_version > 29 without the application_id stamp is the successor
     // before its schema-46 stamps. The engine detects from the header first, so this needs the second pass.
     const p = track(disagreeing());
     p.run('UPDATE schema_version SET version = 35');

@@ -1,4 +1,4 @@
-// User hook folders (seed 000's shape, DESIGN.md section 3 "User hooks"): a pi extension folder whose
+// User hook folders (seed 000's shape, docs/hooks.md): a pi extension folder whose
 // optional `gsd-hooks.*` file exports the hook definitions. GSD imports `.gsd/extensions/` as pi
 // extensions when trusted, so the two loaders must never run each other's code: pi never loads our
 // file, and we never load pi's entry. Also the documented export shapes of a hook file, and the

@@ -26,7 +26,7 @@ describe('agent-hook payloads', () => {
   });
 
   it('reads Copilot CLI\'s camelCase SubagentStart (no event name: --event), its numeric timestamp and agentName', () => {
-    // DESIGN.md section 5: Copilot CLI's SubagentStart has no hook_event_name; camelCase sessionId,
+    // docs/agent-hooks.md: Copilot CLI's SubagentStart has no hook_event_name; camelCase sessionId,
     // transcriptPath, agentName, numeric timestamp.
     const text = JSON.stringify({ sessionId: 'c1', transcriptPath: '/t/c1.jsonl', agentName: 'gsd-reviewer', timestamp: 1764100000000, cwd: '/p' });
     assert.equal(normalizePayload(text), null);

@@ -1,4 +1,4 @@
-// The design's import boundaries, as eslint.config.mjs enforces them (DESIGN.md section 1 and the
+// The design's import boundaries, as eslint.config.mjs enforces them (docs/architecture.md, "Layers", and the
 // hook authors' front door): src/core never imports vscode or the VS Code adapter, and a built-in
 // hook imports only the front door, its own folder and packages. Each case is linted as if it were
 // the named file, with the project's own config.

@@ -1,4 +1,4 @@
-// The agent events, once (DESIGN.md section 5): which lifecycle method answers each, what shape of
+// The agent events, once (docs/agent-hooks.md): which lifecycle method answers each, what shape of
 // answer the host acts on, which hosts send it, whether our hook files install it, and which payload
 // fields an answer depends on (for the answer cache). The bridge, the payload reader, the providers'
 // method names, the installer and the answer cache all read this table.
@@ -24,7 +24,7 @@ export interface AgentEventSpec {
   /** The HooksProvider method that answers it. */
   readonly method: string;
   readonly answer: AnswerShape;
-  /** Hosts that send it (DESIGN.md section 5; Copilot CLI also spells names in camelCase). */
+  /** Hosts that send it (docs/agent-hooks.md; Copilot CLI also spells names in camelCase). */
   readonly hosts: readonly AgentHostName[];
   /**
    * Carried by our `.github/hooks` and `.claude/settings.json` entries. PreToolUse (the review guard)

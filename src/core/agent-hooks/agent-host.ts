@@ -1,5 +1,5 @@
-// Which agent host runs this hook invocation, and so which answer dialect it acts on (DESIGN.md
-// section 5: the three differ in how they read context and Stop answers). Three facts tell it:
+// Which agent host runs this hook invocation, and so which answer dialect it acts on (docs/agent-hooks.md:
+// the three differ in how they read context and Stop answers). Three facts tell it:
 // - the environment: Copilot CLI sets COPILOT_CLI=1 (and COPILOT_PROJECT_DIR, and CLAUDE_PROJECT_DIR
 //   too) for every hook command it runs, from `.github/hooks` and from `.claude/settings.json` alike
 //   (seen on Copilot CLI 1.0.102); Claude Code sets CLAUDE_PROJECT_DIR;
@@ -23,7 +23,7 @@ export { INSTALLED_EVENTS };
 export const AGENT_HOSTS = ['vscode', 'claude', 'copilot-cli'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 
-/** The answer dialect: each host reads its own (DESIGN.md section 5). */
+/** The answer dialect: each host reads its own (docs/agent-hooks.md). */
 export type HostDialect = AgentHost;
 
 export function isAgentHost(value: unknown): value is AgentHost {

@@ -1,5 +1,5 @@
 // What a tool call does to files, for the review guard: the tools of each host, what each does, and
-// where its input names paths (DESIGN.md section 5, from each host's shipped tools). This is the one
+// where its input names paths (docs/agent-hooks.md, from each host's shipped tools). This is the one
 // table: the guard reads it, and the installers' matchers are generated from it (`guardMatcher`).
 //
 // - A tool listed as `edit` writes files: the guard checks every path its input names.
@@ -39,7 +39,7 @@ interface ToolSpec {
 const V: readonly Host[] = ['vscode'];
 const C: readonly Host[] = ['claude'];
 const P: readonly Host[] = ['copilot-cli'];
-// Copilot CLI sends Claude Code's names for its core tools (DESIGN.md section 5).
+// Copilot CLI sends Claude Code's names for its core tools (docs/agent-hooks.md).
 const CP: readonly Host[] = ['claude', 'copilot-cli'];
 
 /** Every tool the guard knows, by the name the host sends in `tool_name`. */

@@ -1,5 +1,5 @@
 // What `install-hooks` / `uninstall-hooks` (CLI) and GSD: Install Agent Hooks (VS Code) write, per
-// host, as a list of file changes to preview, apply and undo. Facts (DESIGN.md section 5):
+// host, as a list of file changes to preview, apply and undo. Facts (docs/agent-hooks.md):
 // - VS Code's Local agent and Copilot CLI read `.github/hooks/*.json` (user level: `~/.copilot/hooks`):
 //   `{"hooks": {"Stop": [{"type": "command", "command": …}]}}`; VS Code takes `command` (+ `windows`),
 //   Copilot CLI `bash` / `powershell` and `timeoutSec` (docs.github.com, Copilot CLI hooks

@@ -1,4 +1,4 @@
-// The agent-hook wire format (DESIGN.md section 5): one JSON object on stdin, one on stdout. VS Code
+// The agent-hook wire format (docs/agent-hooks.md): one JSON object on stdin, one on stdout. VS Code
 // builds and Claude Code spell fields differently (`hook_event_name` / `hookEventName`, …); this
 // module reads both and writes the shape each event accepts. Anything it cannot read is `null`,
 // never an exception.
@@ -161,7 +161,7 @@ type Answer = Record<string, unknown> | null | undefined | void;
 
 /**
  * The JSON the running host acts on for this event's answer; null means "print nothing" (proceed as
- * usual). Each host reads its own dialect (DESIGN.md section 5, from the hosts' shipped code):
+ * usual). Each host reads its own dialect (docs/agent-hooks.md, from the hosts' shipped code):
  * - context (SessionStart, SubagentStart, UserPromptSubmit): VS Code and Claude Code read
  *   `hookSpecificOutput.additionalContext`; Copilot CLI reads only a top-level `additionalContext`
  *   and drops the nested one.

@@ -1,5 +1,5 @@
 // What a prompt needs to know about the project beyond its units: which generation of GSD keeps it
-// (DESIGN.md section 10). On a GSD-2 database project the agent records progress through GSD's
+// (docs/project-kinds.md). On a GSD-2 database project the agent records progress through GSD's
 // workflow MCP tools, and the files GSD renders from its database are never written by hand.
 // The kind is an input: whoever derives the state says what kind the project is (the dispatch
 // detects it today; the state-source seam carries it later), and prompts only read it here.

@@ -1,4 +1,4 @@
-// Prompts for a GSD-2 database project (DESIGN.md section 10): `.gsd/gsd.db` is the truth and GSD
+// Prompts for a GSD-2 database project (docs/project-kinds.md): `.gsd/gsd.db` is the truth and GSD
 // re-renders the ROADMAP, PLAN, SUMMARY, REPLAN and VALIDATION files from it after its tool calls, so a hand-written file
 // is lost and records nothing. The agent records progress by calling the tools of GSD's workflow MCP
 // server (`gsd-workflow`, written into `.mcp.json` by `/gsd mcp init`) with the values named here.

@@ -1,4 +1,4 @@
-// Which generation of GSD a `.gsd` folder belongs to (DESIGN.md section 10):
+// Which generation of GSD a `.gsd` folder belongs to (docs/project-kinds.md):
 //   successor     @opengsd/gsd-pi 1.x: gsd.db stamped application_id 0x47534442 (schema >= 46), or
 //                 a schema_version past GSD-2's 29, or a `phases/` layout / `.compat.json` beside a
 //                 database, or `phases/` alone (gsd.db is usually git-ignored, so a clone has none);

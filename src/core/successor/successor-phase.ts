@@ -1,7 +1,7 @@
 // The active unit and phase of a successor project, from its registry. GSD's own next step comes
 // from its running state machine (`gsd read snapshot --json`, 1.19+, is the authority and is left
 // to the hand-off to GSD); this is the reading a panel needs, with GSD's default rules
-// (DESIGN.md section 2) and its 18 phase strings: no slices → pre-planning; a slice without tasks →
+// (docs/project-kinds.md) and its 18 phase strings: no slices → pre-planning; a slice without tasks →
 // planning; tasks left → executing; all tasks done → summarizing; all slices done → validating or
 // completing the milestone; everything done → complete. A task whose blocking hook said
 // needs-remediation or needs-attention is paused by GSD for a person (preferences-reference.md):

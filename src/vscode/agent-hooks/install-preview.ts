@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { INSTALLED_EVENTS, type FileChange } from '../../core/agent-hooks/hook-install';
 import type { Translate } from '../panel/task-presentation';
 
-/** Agent hooks came to VS Code's Local agent in 1.109.3 (DESIGN.md section 5). */
+/** Agent hooks came to VS Code's Local agent in 1.109.3 (docs/agent-hooks.md). */
 const FIRST_VSCODE_WITH_HOOKS = [1, 109, 3];
 
 export function vscodeRunsHooks(version: string): boolean {

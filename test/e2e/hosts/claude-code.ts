@@ -1,5 +1,5 @@
 // Claude Code, headless (`claude -p … --output-format stream-json --verbose`), pointed at the scripted
-// model with ANTHROPIC_BASE_URL and no traffic anywhere else (DESIGN.md section 5).
+// model with ANTHROPIC_BASE_URL and no traffic anywhere else (docs/agent-hooks.md).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedModel } from '../scripted-model/server';

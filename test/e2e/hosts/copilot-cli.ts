@@ -1,5 +1,5 @@
 // Copilot CLI, headless (`copilot -p … --output-format json`), offline against the scripted model
-// as its bring-your-own-model provider (COPILOT_OFFLINE, COPILOT_PROVIDER_BASE_URL; DESIGN.md section 5).
+// as its bring-your-own-model provider (COPILOT_OFFLINE, COPILOT_PROVIDER_BASE_URL; docs/agent-hooks.md).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedModel } from '../scripted-model/server';

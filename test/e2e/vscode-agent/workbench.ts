@@ -1,5 +1,5 @@
 // VS Code's Local agent in the real workbench: code-server (VS Code server + web workbench) driven
-// through Debian's chromium, as a user would use it offline (DESIGN.md section 5): a fresh
+// through Debian's chromium, as a user would use it offline (docs/agent-hooks.md): a fresh
 // user-data folder whose `chatLanguageModels.json` names a `customendpoint` model served by our
 // scripted model on 127.0.0.1, "Extensions: Enable All Extensions" after the page loads (the
 // built-in Copilot Chat stays disabled until chat setup otherwise), then the Chat view in Agent mode

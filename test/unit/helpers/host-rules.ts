@@ -151,7 +151,7 @@ export function claudeContext(hookEventName: string, run: CommandRun): string | 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Copilot CLI 1.0.102 (DESIGN.md section 5, from its shipped code and run live): context answers
+// Copilot CLI 1.0.102 (docs/agent-hooks.md, from its shipped code and run live): context answers
 // (sessionStart, userPromptSubmitted, subagentStart) are read from a top-level `additionalContext`
 // only (a nested `hookSpecificOutput.additionalContext` is dropped); PreToolUse honours the nested
 // `hookSpecificOutput.permissionDecision` (`ask` in `-p` is a denial).

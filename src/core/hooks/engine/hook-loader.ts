@@ -1,6 +1,6 @@
 // Loads the enabled hooks into a registry: built-in ones by name, user ones from a hook folder
 // (`.gsd/extensions/<source>/` in the workspace, or `~/.gsd/agent/extensions/<source>/`). A hook folder
-// is a pi extension folder (seed 000): pi's own entry (`index.ts`/`index.js`, or what package.json's
+// is a pi extension folder (docs/hooks.md): pi's own entry (`index.ts`/`index.js`, or what package.json's
 // `pi` field lists) is GSD's to run with its API and never ours; our definitions live in the optional
 // `gsd-hooks.js` / `.cjs` / `.mjs` beside it, which pi never loads (it reads only the folder's index or
 // its manifest). Code from the workspace runs only when the host says the workspace is trusted;

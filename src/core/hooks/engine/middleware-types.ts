@@ -1,4 +1,4 @@
-// The dispatch middleware's contract (DESIGN.md section 3, seed 000): what a hook is given and what
+// The dispatch middleware's contract (docs/architecture.md, "The hook contract"): what a hook is given and what
 // it may decide. The hook authors' front door (hooks/api.ts) re-exports these.
 import type { DeepReadonly, GSDState, Severity, UnitType } from '../../model/types';
 import type { HookStateHandle } from './hook-state';

@@ -1,4 +1,4 @@
-// The dispatch middleware chain (seed 000, with DESIGN.md section 3's decisions): hooks run in
+// The dispatch middleware chain (docs/architecture.md, "The hook contract"): hooks run in
 // priority order (lower first, ties by registration order), each may set a decision (the first one
 // set wins and names its hook as `source`), and a hook that does not call next() stops the chain.
 import { chainBudgetMs, HookTimeoutError, unwatch, watch, type Watch } from './hook-budget';

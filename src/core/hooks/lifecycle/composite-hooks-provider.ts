@@ -1,4 +1,4 @@
-// Chains lifecycle providers (seed 003): for a decision, the first deny (or block) wins, otherwise the
+// Chains lifecycle providers (docs/architecture.md, "The hook contract"): for a decision, the first deny (or block) wins, otherwise the
 // first non-null answer; void hooks run in every provider. A provider that throws or overruns its
 // time budget is logged and skipped, never fatal.
 import type { DecisionMethod, HookContext, HooksProvider, SessionEndInput, VoidMethod } from './hooks-provider';

@@ -1,5 +1,5 @@
-// Lifecycle hooks (seed 003, StorageProvider pattern): one interface, every method optional, each
-// with its own input and output type (seed 001: no single global decision type).
+// Lifecycle hooks (docs/architecture.md, "The hook contract"): one interface, every method optional, each
+// with its own input and output type (no single global decision type).
 import type { AGENT_EVENTS, HookEvent, ProviderMethod } from '../../agent-hooks/agent-events';
 import { classifyToolCall } from '../../agent-hooks/edit-tools';
 import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch-outcome';
@@ -7,7 +7,7 @@ import type { DispatchRecord } from '../../dispatch/dispatch-record';
 import type { GSDState } from '../../model/types';
 
 /**
- * What a lifecycle hook may do to the project, through the host (seed 001: narrow, host-made
+ * What a lifecycle hook may do to the project, through the host (narrow, host-made
  * handles; no raw writers). Present when hooks run through the agent-hook bridge.
  */
 export interface LifecycleHost {

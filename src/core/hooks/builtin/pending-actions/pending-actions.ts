@@ -1,4 +1,4 @@
-// Pending actions (DESIGN.md section 6, seed 004 with the reviewer's findings fixed): required
+// Pending actions (docs/review-loop.md, "Pending actions"): required
 // follow-up listed in a task summary must not vanish. Earlier tasks' actions are carried into the
 // next execute-task prompt, and the latest completed task (by completed_at, then plan order) that
 // still has pending actions sends the slice to replan-slice, unless a replan is recorded for that

@@ -296,7 +296,7 @@ export class ReviewLoopProvider implements HooksProvider {
   }
 }
 
-/** GSD's CONTINUE shape (DESIGN.md section 2), with the review loop's state under Context. */
+/** GSD's CONTINUE shape (docs/project-kinds.md), with the review loop's state under Context. */
 function continueFile(state: GSDState, milestoneId: string, sliceId: string, host: LifecycleHost, input: PreCompactInput, nextUnit: string): string {
   const slice = findUnit(state, milestoneId, sliceId).slice!;
   const done = slice.tasks.filter((t) => t.done);

@@ -37,7 +37,7 @@ export interface ReviewLoopTaskState {
   pendingActions?: string[];
 }
 
-/** The project-wide view (seed 000's ReviewLoopExtension, with unit ids). */
+/** The project-wide view (the ReviewLoopExtension, with unit ids). */
 export interface ReviewLoopExtension {
   activeReview?: ActiveReview & { unitId: string };
   completedReviews: Array<{ taskId: string; unitId: string; cycles: number; passed: boolean }>;

@@ -1,4 +1,4 @@
-// The review loop, as a hook on the shared core (DESIGN.md section 4). A task that finished
+// The review loop, as a hook on the shared core (docs/review-loop.md). A task that finished
 // execution is reviewed before the slice moves on: review-task → issues found → cycle + 1, fix-task
 // → review-task again … until no open issues, or `max_cycles`, where the open issues become pending
 // actions of the task. It uses only the core's public API; the core does not know it exists.
