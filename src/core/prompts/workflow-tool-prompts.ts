@@ -19,6 +19,16 @@ export const GSD_WORKFLOW_SERVER = 'gsd-workflow';
 
 const NOT_BY_HAND = `This project keeps its progress in GSD's database (.gsd/gsd.db); GSD renders the markdown files from it. Record the result by calling the tool below of the \`${GSD_WORKFLOW_SERVER}\` MCP server; do not write or edit the files it renders (they would be overwritten and record nothing). If the tool is not available to you, stop and say so instead of writing the files.`;
 
+/** The `gsd_plan_slice` call, the same for a first plan and for refining a sketch. */
+const PLAN_SLICE_CALL = `Call \`gsd_plan_slice\` with:
+- milestoneId: "{{milestoneId}}"
+- sliceId: "{{sliceId}}"
+- projectDir: "{{projectDir}}"
+- goal: what the slice achieves
+- tasks: one object per task, in order: {taskId, title, description, estimate, files, verify, inputs, expectedOutput} and optionally observabilityImpact; taskId "T01", "T02", …; estimate like "30m"; files, inputs and expectedOutput are lists of non-empty strings; verify is the command that proves the task
+- optional: successCriteria, proofLevel, integrationClosure, observabilityImpact
+`;
+
 export const WORKFLOW_PROMPTS = {
   'plan-slice': `Plan slice {{sliceId}} ({{sliceTitle}}) of milestone {{milestoneId}}.
 
@@ -26,14 +36,7 @@ export const WORKFLOW_PROMPTS = {
 
 ${NOT_BY_HAND}
 
-Call \`gsd_plan_slice\` with:
-- milestoneId: "{{milestoneId}}"
-- sliceId: "{{sliceId}}"
-- projectDir: "{{projectDir}}"
-- goal: what the slice achieves
-- tasks: one object per task, in order: {taskId, title, description, estimate, files, verify, inputs, expectedOutput} and optionally observabilityImpact; taskId "T01", "T02", …; estimate like "30m"; files, inputs and expectedOutput are lists of non-empty strings; verify is the command that proves the task
-- optional: successCriteria, proofLevel, integrationClosure, observabilityImpact
-GSD writes {{slicePlanPath}} and the task plans from it.
+${PLAN_SLICE_CALL}GSD writes {{slicePlanPath}} and the task plans from it.
 `,
   'execute-task': `Execute task {{taskId}} ({{taskTitle}}) of slice {{milestoneId}}/{{sliceId}}.
 
@@ -81,14 +84,7 @@ GSD writes {{sliceSummaryPath}} and ticks the slice in {{roadmapPath}}.
 
 ${NOT_BY_HAND}
 
-Call \`gsd_plan_slice\` with:
-- milestoneId: "{{milestoneId}}"
-- sliceId: "{{sliceId}}"
-- projectDir: "{{projectDir}}"
-- goal: what the slice achieves
-- tasks: one object per task, in order: {taskId, title, description, estimate, files, verify, inputs, expectedOutput} and optionally observabilityImpact; taskId "T01", "T02", …; estimate like "30m"; files, inputs and expectedOutput are lists of non-empty strings; verify is the command that proves the task
-- optional: successCriteria, proofLevel, integrationClosure, observabilityImpact
-GSD writes {{slicePlanPath}} and the task plans from it; the plan ends the slice's sketch.
+${PLAN_SLICE_CALL}GSD writes {{slicePlanPath}} and the task plans from it; the plan ends the slice's sketch.
 `,
   'gate-evaluate': `Evaluate the quality gates of slice {{milestoneId}}/{{sliceId}} ({{sliceTitle}}) before its tasks run.
 
