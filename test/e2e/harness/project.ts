@@ -83,6 +83,8 @@ export function installHooks(world: World, host: 'claude' | 'copilot-cli', o: { 
 export function beforeT02(project: string): void {
   const tasks = path.join(project, S02_TASKS);
   for (const f of fs.readdirSync(tasks)) if (/^T02-(SUMMARY|HOOKS|CODE-REVIEW.*)\.md$/.test(f)) fs.rmSync(path.join(tasks, f));
+  // T02's source too (the sample has it since the review threads): Copilot CLI's `create` refuses a file that exists.
+  fs.rmSync(path.join(project, 'src', 'rules-file.ts'), { force: true });
 }
 
 /** `gsd-review next --apply --json` in the project, as the user's terminal dispatch runs it: the unit's prompt. */
