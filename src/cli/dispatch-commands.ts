@@ -1,4 +1,6 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of docs/cli.md.
+import * as os from 'node:os';
+import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../core/agent-hooks/host-trust';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
@@ -34,7 +36,11 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
   const project = open(o);
   if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
   const out = o.apply ? await project.dispatch() : await project.preview();
-  const d = out.decision;
+  const d0 = out.decision;
+  // A review about to be run where Copilot CLI will not run the guard: said before it starts.
+  const warning = d0?.unitType === 'review-task' ? copilotGuardWarning(trustFilesOnDisk(project.root, os.homedir())) : null;
+  if (warning) process.stderr.write(`gsd-review: warning: ${warning}\n`);
+  const d = d0 && warning ? { ...d0, prompt: withGuardWarning(d0.prompt, warning) } : d0;
   if (o.json) {
     const json = {
       unitType: d?.unitType ?? null,
@@ -49,6 +55,7 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
       written: out.written,
       hooks: out.hooks,
       diagnostics: out.diagnostics,
+      warnings: warning ? [warning] : [],
     };
     process.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else if (d) {

@@ -302,6 +302,30 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     assert.match(main(true) ?? '', /review cycle 2 of 5 for T01/);
   });
 
+  it('Copilot CLI: a Stop between the main agent starting the reviewer (PreToolUse of task) and its SubagentStart is not handed the review again; a late reviewer edits nothing', () => {
+    const inst = setup('copilot-cli');
+    const cmd = (event: string) => commandFor(inst.root, 'copilot-cli', event);
+    const main = (active: boolean) => copilotCliStopReason(runAs('copilot-cli', inst, cmd('Stop'), payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: active }, 'r')));
+    const preToolUse = (tool: string, input: Record<string, unknown>, agent: Record<string, unknown> = {}) =>
+      copilotCliPermission(runAs('copilot-cli', inst, cmd('PreToolUse'), payload('copilot-cli', inst.root, 'PreToolUse', { tool_name: tool, tool_input: input, ...agent }, 'r')));
+    assert.match(main(false) ?? '', /review cycle 1 of 5 for T01/);
+    // The main agent starts the reviewer in the background (Copilot CLI 1.0.102's task tool, mode background).
+    assert.equal(preToolUse('task', { agent_type: 'gsd-reviewer', name: 'gsd-reviewer', description: 'review', prompt: 'Review T01.', mode: 'background' }).decision, undefined);
+    // Its turn ends before the reviewer's SubagentStart: no second "review it now".
+    assert.equal(main(true), null);
+    assert.match(copilotCliContext(runAs('copilot-cli', inst, cmd('SubagentStart'), payload('copilot-cli', inst.root, 'SubagentStart', { agent_id: 'r1', agent_type: 'gsd-reviewer' }, 'r'))) ?? '', /review cycle 1 of at most 5/);
+    fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+    assert.equal(copilotCliStopReason(runAs('copilot-cli', inst, cmd('Stop'), payload('copilot-cli', inst.root, 'Stop', { stop_hook_active: false, agent_id: 'r1', agent_type: 'gsd-reviewer', parent_agent_id: 'main' }, 'r'))), null);
+    assert.match(main(false) ?? '', /fix the 1 open issue\(s\) of T01, cycle 2/);
+    // A reviewer still at work now that the unit is in its fix (started twice by a model): its edit of the source is refused.
+    const inReviewer = { agent_id: 'r2', agent_type: 'gsd-reviewer', parent_agent_id: 'main' };
+    const late = preToolUse('edit', { path: path.join(inst.root, 'src/invoice.ts'), old_str: '1', new_str: '2' }, inReviewer);
+    assert.equal(late.decision, 'deny', JSON.stringify(late));
+    assert.match(late.reason ?? '', /gsd-reviewer agent only writes the review of a review cycle in progress/);
+    // The main agent's own fix goes through.
+    assert.equal(preToolUse('edit', { path: path.join(inst.root, 'src/invoice.ts'), old_str: '1', new_str: '2' }).decision, undefined);
+  });
+
   it('Claude Code: while our reviewer runs in the background the main agent\'s Stop is not blocked, and the completion turn gets the fix', () => {
     const inst = setup('claude-code');
     const stop = commandFor(inst.root, 'claude-code', 'Stop');

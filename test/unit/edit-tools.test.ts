@@ -19,9 +19,17 @@ describe('edit tools and hosts', () => {
     assert.deepEqual(classifyToolCall('Write', {}), { kind: 'edit', paths: [] });
     assert.deepEqual(classifyToolCall('run_in_terminal', { command: 'rm -rf build' }), { kind: 'terminal', command: 'rm -rf build' });
     assert.deepEqual(classifyToolCall('Bash', { command: 42 }), { kind: 'terminal', command: '' });
-    for (const tool of ['read_file', 'Read', 'Grep', 'runSubagent', 'view', 'toString', '__proto__']) {
+    for (const tool of ['read_file', 'Read', 'Grep', 'view', 'toString', '__proto__']) {
       assert.deepEqual(classifyToolCall(tool, {}), { kind: 'other' }, tool);
     }
+  });
+
+  it('reads the agent each host\'s subagent tool starts (the review loop notes its reviewer starting)', () => {
+    // Claude Code's Agent {subagent_type}, Copilot CLI 1.0.102's task {agent_type} (run live), VS Code's runSubagent {agentName}.
+    assert.deepEqual(classifyToolCall('Agent', { subagent_type: 'gsd-reviewer', prompt: 'p', run_in_background: true }), { kind: 'subagent', agent: 'gsd-reviewer' });
+    assert.deepEqual(classifyToolCall('task', { agent_type: 'gsd-reviewer', name: 'gsd-reviewer', prompt: 'p', mode: 'background' }), { kind: 'subagent', agent: 'gsd-reviewer' });
+    assert.deepEqual(classifyToolCall('runSubagent', { agentName: 'gsd-reviewer', prompt: 'p' }), { kind: 'subagent', agent: 'gsd-reviewer' });
+    assert.deepEqual(classifyToolCall('runSubagent', { prompt: 'p' }), { kind: 'subagent', agent: '' });
   });
 
   it('reads Copilot CLI\'s own fields under Claude Code\'s names, and its own tools (docs/agent-hooks.md)', () => {
@@ -49,11 +57,13 @@ describe('edit tools and hosts', () => {
     assert.deepEqual(classifyToolCall('lookup_docs', { query: 'x' }), { kind: 'other' });
   });
 
-  it('generates the hosts\' matchers from the table: every edit and terminal tool matches, read tools do not', () => {
+  it('generates the hosts\' matchers from the table: every edit, terminal and subagent tool matches, read tools do not', () => {
     // Claude Code reads a matcher with other characters than names and | as a regex; Copilot CLI full-matches.
     const re = new RegExp(guardMatcher(['claude', 'copilot-cli']));
     for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'create', 'edit', 'write', 'str_replace_editor', 'bash', 'powershell', 'mcp__fs__write_file', 'apply_patch']) assert.ok(re.test(tool), tool);
-    for (const tool of ['Read', 'Grep', 'Glob', 'WebSearch', 'Agent', 'view', 'glob', 'grep']) assert.ok(!re.test(tool), tool);
+    for (const tool of ['Read', 'Grep', 'Glob', 'WebSearch', 'view', 'glob', 'grep']) assert.ok(!re.test(tool), tool);
+    // The subagent tools reach the hook: the review loop notes its reviewer starting there.
+    for (const tool of ['Agent', 'task']) assert.ok(re.test(tool), tool);
   });
 
   it('knows the host from what it sends, and which run is a duplicate', () => {

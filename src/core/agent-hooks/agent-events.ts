@@ -52,7 +52,7 @@ export const AGENT_EVENTS = {
     hosts: ALL,
     installed: true,
     reviewerOnly: false,
-    cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'toolArgs', 'cwd'],
+    cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'toolArgs', 'cwd', 'agent_type', 'agentType'],
   },
   PostToolUse: { method: 'onPostToolUse', answer: 'context-or-block', hosts: ALL, installed: false, reviewerOnly: false, cacheKey: ['tool_name', 'toolName', 'tool_input', 'toolInput', 'cwd'] },
   PreCompact: { method: 'onPreCompact', answer: 'ignored', hosts: ALL, installed: true, reviewerOnly: false, cacheKey: null },

@@ -5,6 +5,7 @@
 // - A tool listed as `edit` writes files: the guard checks every path its input names.
 // - A `terminal` tool runs a command: any file may change, so during a review the user decides.
 // - A `read` tool changes no file of the project: never stopped.
+// - A `subagent` tool starts another agent: never stopped, but the review loop notes its reviewer starting.
 // - A tool listed nowhere is judged by its name and input: one whose name says it changes something
 //   (write, edit, create, rename, run, …) or whose input names a path is `unknown-edit`, and the guard
 //   fails closed on it during a review. Any other is `other`.
@@ -20,11 +21,13 @@ export type ToolCall =
   | { kind: 'terminal'; command: string }
   /** A tool we do not know whose name or input says it may change files: during a review the guard fails closed. */
   | { kind: 'unknown-edit'; paths: string[] }
+  /** Starts a subagent (`agent`: the custom agent named, '' for none): the review loop marks its reviewer as starting. */
+  | { kind: 'subagent'; agent: string }
   | { kind: 'other' };
 
 type Input = Record<string, unknown>;
 type Host = 'vscode' | 'claude' | 'copilot-cli';
-type Kind = 'edit' | 'terminal' | 'read';
+type Kind = 'edit' | 'terminal' | 'subagent' | 'read';
 
 interface ToolSpec {
   readonly kind: Kind;
@@ -70,7 +73,7 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   get_terminal_output: { kind: 'read', hosts: V },
   test_failure: { kind: 'read', hosts: V },
   fetch_webpage: { kind: 'read', hosts: V },
-  runSubagent: { kind: 'read', hosts: V },
+  runSubagent: { kind: 'subagent', hosts: V },
   manage_todo_list: { kind: 'read', hosts: V },
   vscode_listCodeUsages: { kind: 'read', hosts: V },
   // Claude Code (2.1.332 has no MultiEdit; older versions do)
@@ -86,8 +89,8 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   WebFetch: { kind: 'read', hosts: C },
   WebSearch: { kind: 'read', hosts: C },
   TodoWrite: { kind: 'read', hosts: C },
-  Agent: { kind: 'read', hosts: CP },
-  Task: { kind: 'read', hosts: C },
+  Agent: { kind: 'subagent', hosts: CP },
+  Task: { kind: 'subagent', hosts: C },
   // Copilot CLI's own names (its documentation)
   create: { kind: 'edit', hosts: P },
   edit: { kind: 'edit', hosts: P },
@@ -108,7 +111,7 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   web_fetch: { kind: 'read', hosts: P },
   report_intent: { kind: 'read', hosts: P },
   update_todo: { kind: 'read', hosts: P },
-  task: { kind: 'read', hosts: P },
+  task: { kind: 'subagent', hosts: P },
 };
 
 /** Words in a tool's name that say it may change files or run something (for tools not in the table). */
@@ -155,10 +158,14 @@ export function inputPaths(input: Input): string[] {
 
 const commandOf = (i: Input): string => (typeof i.command === 'string' ? i.command : typeof i.input === 'string' ? i.input : '');
 
+/** The custom agent a subagent tool names: Claude Code's `subagent_type`, Copilot CLI's `agent_type`, VS Code's `agentName`. */
+const agentOf = (i: Input): string => [i.subagent_type, i.agent_type, i.agentName].find((v): v is string => typeof v === 'string' && v !== '') ?? '';
+
 export function classifyToolCall(toolName: string, toolInput: Input): ToolCall {
   const spec = Object.hasOwn(TOOLS, toolName) ? TOOLS[toolName] : null;
   if (spec) {
     if (spec.kind === 'read') return { kind: 'other' };
+    if (spec.kind === 'subagent') return { kind: 'subagent', agent: agentOf(toolInput) };
     if (spec.kind === 'terminal') return { kind: 'terminal', command: commandOf(toolInput) };
     if (spec.readOnlyCommands && typeof toolInput.command === 'string' && spec.readOnlyCommands.includes(toolInput.command)) return { kind: 'other' };
     return { kind: 'edit', paths: spec.unnamedFiles ? [] : inputPaths(toolInput).map(plainPath) };

@@ -136,7 +136,8 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
     case 'UserPromptSubmit':
       return { ...common, event, input: { prompt: str(r, 'prompt', 'userPrompt') ?? '' } };
     case 'PreToolUse':
-      return { ...common, event, input: { toolName, toolInput } };
+      // Inside a subagent Claude Code and Copilot CLI name it (`agent_type`): the guard holds a reviewer whatever the loop's state.
+      return { ...common, event, input: { toolName, toolInput, ...(agentType ? { agentType } : {}) } };
     case 'PostToolUse':
       return { ...common, event, input: { toolName, toolInput, toolResponse: r.tool_response ?? r.toolResponse ?? null } };
     case 'PreCompact': {

@@ -32,12 +32,14 @@ const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
 const HOOKS_FILE_NAME = 'gsd-review-loop.json';
 const GITHUB_HOOKS_REL = `.github/hooks/${HOOKS_FILE_NAME}`;
 const JOURNAL = 'commit-journal.json';
+/** The reviewer agent install-hooks writes (hook-install.ts REVIEWER_NAME; not imported: that module imports this one). */
+const REVIEWER = 'gsd-reviewer';
 
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
 # finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the hook payload on stdin.
 # Answers that need no JavaScript runtime, so most events start no Node at all:
-event=""; host=""; prev=""
+event=""; host=""; prev=""; payload=""; feed=""
 for arg in "$@"; do
   case "$prev" in --event) event="$arg" ;; --host) host="$arg" ;; esac
   prev="$arg"
@@ -79,15 +81,26 @@ if [ "$event" = PreToolUse ]; then
                     n=$((n + 1))
                     case "$line" in '    "completedAt": '*) echo 1; break ;; '  }'*) break ;; esac
                   done ;;
-                '    "unitType": "'*'",') echo 1 ;;
+                '    "unitType": "'*'",') echo 2 ;;
               esac ;;
           esac
         fi
       } < "$record" 2>/dev/null )
     fi
   fi
-  if [ -n "$idle" ]; then [ -t 0 ] || cat >/dev/null; exit 0; fi
+  # Another unit in flight: nothing to guard, unless our reviewer makes the call (Claude Code and
+  # Copilot CLI name the subagent in its payload): a reviewer is held to its review in any cycle.
+  if [ "$idle" = 2 ]; then
+    idle=1
+    if [ ! -t 0 ]; then
+      payload=$(cat)
+      case "$payload" in *'"${REVIEWER}"'*) idle=""; feed=1 ;; esac
+    fi
+  fi
+  if [ -n "$idle" ]; then [ -n "$feed$payload" ] || [ -t 0 ] || cat >/dev/null; exit 0; fi
 fi
+# Runs the bridge with the payload: re-fed when the fast path above has read it.
+run() { if [ -n "$feed" ]; then printf '%s\\n' "$payload" | "$@"; exit $?; fi; exec "$@"; }
 cli=""
 runtime=""
 if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi
@@ -105,7 +118,7 @@ if [ -z "$cli" ]; then
     [ -n "$cli" ] && break
   done
 fi
-if [ -z "$cli" ] && command -v gsd-review >/dev/null 2>&1; then exec gsd-review hook "$@"; fi
+if [ -z "$cli" ] && command -v gsd-review >/dev/null 2>&1; then run gsd-review hook "$@"; fi
 if [ -z "$runtime" ]; then runtime="$(command -v node 2>/dev/null)"; fi
 if [ -z "$cli" ] || [ -z "$runtime" ]; then
   echo "gsd-review hook: no gsd-review CLI found (install the GSD Review Loop extension, or put gsd-review on PATH); nothing done" >&2
@@ -114,8 +127,8 @@ if [ -z "$cli" ] || [ -z "$runtime" ]; then
 fi
 export ELECTRON_RUN_AS_NODE=1
 entry="\${cli%cli.js}hook.js"
-if [ -f "$entry" ]; then exec "$runtime" "$entry" "$@"; fi
-exec "$runtime" "$cli" hook "$@"
+if [ -f "$entry" ]; then run "$runtime" "$entry" "$@"; fi
+run "$runtime" "$cli" hook "$@"
 `;
 
 export const LAUNCHER_PS1 = `# gsd-review-loop agent-hook launcher for Windows, written by GSD Review Loop's hook install. Safe

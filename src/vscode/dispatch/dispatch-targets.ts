@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as os from 'node:os';
 import { REVIEWER_NAME } from '../../core/agent-hooks/hook-install';
+import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../../core/agent-hooks/host-trust';
 import { ensureRuntimeDir, runtimeDir } from '../../core/files/runtime-folder';
 import { createExclusive } from '../../core/files/atomic-write';
 import { confinedDir } from '../../core/files/confine';
@@ -116,7 +118,11 @@ export async function sendToTarget(
     if (refused) throw new TargetRefused(refused);
     // A review run by Claude Code goes to its gsd-reviewer subagent (whose guard keeps it to the review file).
     const viaSubagent = decision.unitType === 'review-task' && fs.existsSync(path.join(root, '.claude', 'agents', `${REVIEWER_NAME}.md`));
-    const promptFile = writePromptFile(gsdDir, viaSubagent ? { ...decision, prompt: `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` } : decision);
+    // A terminal command may be Copilot CLI, which runs no repository hooks in a folder it does not trust.
+    const warning = decision.unitType === 'review-task' ? copilotGuardWarning(trustFilesOnDisk(root, os.homedir())) : null;
+    if (warning) void vscode.window.showWarningMessage(`GSD: ${warning}`);
+    const prompt = withGuardWarning(viaSubagent ? `Use the ${REVIEWER_NAME} subagent for this review of the GSD review loop.\n\n${decision.prompt}` : decision.prompt, warning);
+    const promptFile = writePromptFile(gsdDir, { ...decision, prompt });
     const terminal = vscode.window.createTerminal({ name: `GSD: ${decision.unitType} ${decision.unitId}`, cwd: root });
     terminal.show(true);
     terminal.sendText(renderCommand(options.terminalCommand, promptFile, process.platform, vscode.env.shell));

@@ -1,7 +1,7 @@
 // One run's world: a temporary HOME and a fresh git copy of sample-project/, with the hooks installed
 // the way a user installs them (`gsd-review install-hooks --host …` from dist/). Everything lives in
 // one temporary folder that `dispose` removes.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -83,14 +83,19 @@ export function installHooks(world: World, host: 'claude' | 'copilot-cli', o: { 
 export function beforeT02(project: string): void {
   const tasks = path.join(project, S02_TASKS);
   for (const f of fs.readdirSync(tasks)) if (/^T02-(SUMMARY|HOOKS|CODE-REVIEW.*)\.md$/.test(f)) fs.rmSync(path.join(tasks, f));
+  // T02's source too (the sample has it since the review threads): Copilot CLI's `create` refuses a file that exists.
+  fs.rmSync(path.join(project, 'src', 'rules-file.ts'), { force: true });
 }
 
 /** `gsd-review next --apply --json` in the project, as the user's terminal dispatch runs it: the unit's prompt. */
-export function dispatchNext(world: World): { unitType: string; unitId: string; prompt: string } {
-  const out = execFileSync(process.execPath, [CLI, 'next', '--apply', '--json', '--root', world.project], {
+export function dispatchNext(world: World): { unitType: string; unitId: string; prompt: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, 'next', '--apply', '--json', '--root', world.project], {
     cwd: world.project,
     encoding: 'utf8',
     env: { ...process.env, HOME: world.home },
+    timeout: 60_000,
   });
-  return JSON.parse(out) as { unitType: string; unitId: string; prompt: string };
+  if (r.status !== 0) throw new Error(`gsd-review next --apply exited ${r.status}: ${r.stderr}`);
+  // What the user's terminal shows besides the prompt (stderr): warnings given before the dispatch.
+  return { ...(JSON.parse(r.stdout) as { unitType: string; unitId: string; prompt: string }), stderr: r.stderr };
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { beforeT02, dispatchNext, installHooks, makeWorld, S02, S02_TASKS, type World } from '../harness/project';
 import type { HostRun } from '../harness/run-host';
 import type { HostDriver } from '../hosts/driver';
-import { startScriptedModel, type ModelRequest, type ScriptedModel } from '../scripted-model/server';
+import { startScriptedModel, userTexts, type ModelRequest, type ScriptedModel } from '../scripted-model/server';
 import { conversations, hookMessages, isCompaction, toolResults, transcript } from './observe';
 import { EXECUTE_PROMPT, reviewLoopScript, SOURCES, STOPPED_EARLY, summary, T02_SOURCE, T02_SUMMARY, type LoopOptions } from './review-loop-script';
 
@@ -180,6 +180,9 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     const perCycle = new Map<number | null, number>();
     for (const cy of reviews) perCycle.set(cy, (perCycle.get(cy) ?? 0) + 1);
     for (const [cy, n] of perCycle) assert.equal(n, 1, `the main agent was told to review cycle ${cy} ${n} times (while its reviewer ran)`);
+    // The model started the reviewer once per review handed to it, never a second one for the same cycle.
+    const started = mains(c.model)[0].entries.flatMap((e) => (e.role === 'assistant' ? e.toolCalls : [])).filter((t) => t.name === driver.tools.toolNames.subagent);
+    assert.equal(started.length, reviews.length, `the main agent started ${started.length} reviewers for ${reviews.length} review(s) handed to it`);
     assert.ok(c.world.exists(`${S02_TASKS}/T02-CODE-REVIEW-C1.md`), 'the background review of cycle 1 was never processed');
     assert.ok(said.some((t) => /Fix the open issues now/.test(t)), 'after the background review the main agent was not handed the fix');
     assertSourceUntouchedByReviewer(c.world);
@@ -208,13 +211,24 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     c.log.push(`  run: the review prompt as --agent gsd-reviewer (exit ${r.code}${r.timedOut ? ', TIMED OUT' : ''}, ${(r.ms / 1000).toFixed(1)} s)`);
     for (const line of transcript(c.model.requests)) c.log.push(line.replace(/^/gm, '    '));
     assert.equal(r.timedOut, false);
-    assertSourceUntouchedByReviewer(c.world);
     const revs = reviewers(c.model);
     assert.ok(revs.length >= 1, 'the host did not run the review as the gsd-reviewer agent');
+    const warned = /the reviewer's guard will not run/;
+    if (driver.hookHost === 'copilot-cli' && !userHooks) {
+      // Copilot CLI runs no repository hook in a folder it does not trust, so the guard cannot hold
+      // there (the documented limit, docs/agent-hooks.md): the user is told so in the terminal before
+      // the dispatch, and the prompt the reviewer's model received says it too.
+      assert.match(unit.stderr, warned, `the terminal dispatch did not warn that the guard will not run: ${unit.stderr}`);
+      assert.match(unit.stderr, /install-hooks --host copilot-cli --user/);
+      assert.ok(userTexts(revs[0]).some((t) => warned.test(t)), 'the prompt the host sent its model did not carry the warning');
+      return;
+    }
+    assert.doesNotMatch(unit.stderr, warned, 'a warning where the guard holds');
+    assertSourceUntouchedByReviewer(c.world);
     assertReviewerHeldToItsFile(c, revs[0], 1);
   };
 
-  scenario('untrusted folder: a review dispatched from the terminal to --agent gsd-reviewer is still guarded', () => terminalReview(false));
+  scenario('untrusted folder: a review dispatched from the terminal to --agent gsd-reviewer is guarded, or the user is told before it starts that it cannot be', () => terminalReview(false));
 
   scenario('untrusted folder, hooks also installed for the user (--user): a terminal-dispatched review is guarded', () => terminalReview(true));
 

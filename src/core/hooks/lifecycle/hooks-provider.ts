@@ -67,6 +67,8 @@ export interface UserPromptSubmittedOutput {
 export interface PreToolUseInput {
   toolName: string;
   toolInput: Record<string, unknown>;
+  /** The subagent making the call, when the host says (Claude Code, Copilot CLI). */
+  agentType?: string;
 }
 export interface PreToolUseOutput {
   permissionDecision: 'allow' | 'ask' | 'deny';

@@ -172,6 +172,27 @@ export class ReviewLoopProvider implements HooksProvider {
     return { decision: 'block', reason: `GSD review loop: ${unit.reason ?? `${unit.unitType} ${unit.unitId}`}. ${how}\n\n${unit.prompt}` };
   }
 
+  /**
+   * The main agent is starting our reviewer (its PreToolUse of `task` / `Agent` / `runSubagent`): from
+   * here, not only from SubagentStart, the review counts as being done, so a Stop that comes before the
+   * reviewer's SubagentStart (a background start) is not handed the same review a second time.
+   */
+  private noteReviewerStarting(host: LifecycleHost): void {
+    const unit = host.currentUnit();
+    if (!ours(unit) || unit.unitType !== 'review-task' || this.reviewerAtWork(host, unit)) return;
+    host.runtimeSet(REVIEWER_RUNNING, { agentId: '', unitId: unit.unitId, dispatchedAt: unit.dispatchedAt, startedAt: Date.now() } satisfies ReviewerRunning);
+  }
+
+  /**
+   * Our reviewer with no review of ours in progress (a second reviewer started late, after the review
+   * moved the unit on to its fix): it edits nothing, and a command is put to the user.
+   */
+  private holdIdleReviewer(input: PreToolUseInput, kind: 'edit' | 'terminal' | 'unknown-edit', unit: DispatchRecord | null): PreToolUseOutput {
+    const now = ours(unit) ? `${unit.unitType} ${unit.unitId} is in progress` : 'no review is in progress';
+    const reason = `GSD review loop: the ${this.reviewerAgent()} agent only writes the review of a review cycle in progress, and ${now}; ${input.toolName} is not the reviewer's to run.`;
+    return { permissionDecision: kind === 'edit' ? 'deny' : 'ask', reason };
+  }
+
   /** Whether our reviewer, started on this review-task, has not stopped yet. */
   private reviewerAtWork(host: LifecycleHost, unit: DispatchRecord): boolean {
     const r = host.runtimeGet<ReviewerRunning | null>(REVIEWER_RUNNING);
@@ -232,11 +253,15 @@ export class ReviewLoopProvider implements HooksProvider {
     const host = ctx.host;
     if (!host) return null;
     const call = classifyToolCall(input.toolName, input.toolInput);
+    if (call.kind === 'subagent') {
+      if (this.isReviewer(call.agent)) this.noteReviewerStarting(host);
+      return null;
+    }
     if (call.kind === 'other') return null;
     const unit = host.currentUnit();
-    if (!ours(unit) || unit.unitType !== 'review-task') return null;
-    const rel = reviewPathOf(unit);
-    if (!rel) return null;
+    const byReviewer = !!input.agentType && this.isReviewer(input.agentType);
+    const rel = ours(unit) && unit.unitType === 'review-task' ? reviewPathOf(unit) : null;
+    if (!ours(unit) || unit.unitType !== 'review-task' || !rel) return byReviewer ? this.holdIdleReviewer(input, call.kind, unit) : null;
     const cycle = String(unit.data?.cycle);
     if (call.kind === 'unknown-edit') {
       // A tool the guard does not know, that may change files: fail closed, the user decides.
