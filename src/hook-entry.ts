@@ -81,8 +81,8 @@ function answerFromCache(text: string, argv: string[]): boolean {
  * sends gigabytes must not make us hold them. Over the limit: null.
  */
 function readPayload(): string | null {
-  // A terminal is no host: a hand-run entry answers at once instead of waiting for Ctrl-D.
-  if (isatty(0)) return '';
+  // A terminal is no host: nobody will send a payload, and reading would wait for Ctrl-D (the full CLI answers at once in the same case; so does this).
+  if (isatty(0)) return null;
   // One buffer, grown when full: a payload is one read of a few KB, decoded without copies.
   let buf = Buffer.allocUnsafe(64 * 1024);
   let total = 0;

@@ -44,6 +44,12 @@ describe('files and folders we may not write (as a non-root user)', function () 
     if (spawnSync('setpriv', ['--version']).status !== 0) this.skip();
     cliDir = path.dirname(await buildCli());
     fs.chmodSync(cliDir, 0o755);
+    // `npm test` puts every temporary file in one private (0700) folder: let the other user through
+    // the folders above the CLI and the test trees, as /tmp lets everyone through.
+    for (let dir = path.dirname(cliDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = fs.statSync(dir).mode;
+      if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
+    }
   });
 
   function asNobody(args: string[], env: NodeJS.ProcessEnv, input?: string) {

@@ -45,6 +45,9 @@ class Workspace {
   nextUnit(h: ProjectHandle) {
     return this.next.get(h);
   }
+  isReadOnly(h: ProjectHandle) {
+    return h.engine.readOnly;
+  }
   /** A file of a project changed on disk: the engine reads it again and the change is announced. */
   edit(h: ProjectHandle, rel: string, edit: (text: string) => string) {
     const before = h.engine.state();

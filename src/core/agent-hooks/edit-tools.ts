@@ -116,7 +116,11 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
 
 /** Words in a tool's name that say it may change files or run something (for tools not in the table). */
 const CHANGING_WORDS = ['write', 'edit', 'create', 'delete', 'remove', 'rename', 'move', 'patch', 'replace', 'insert', 'apply', 'save', 'update', 'exec', 'run', 'shell', 'bash', 'terminal', 'command', 'powershell', 'notebook'];
-const CHANGING_NAME = new RegExp(CHANGING_WORDS.join('|'), 'i');
+/** Whether a tool's name holds one of those words, any case (a plain search: no pattern built at run time). */
+const changingName = (name: string): boolean => {
+  const lower = name.toLowerCase();
+  return CHANGING_WORDS.some((w) => lower.includes(w));
+};
 
 /** Input fields that carry one path, in any host's spelling. */
 const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path', 'notebookPath', 'dirPath', 'uri', 'file', 'target_file', 'targetFile', 'new_path', 'newPath', 'old_path', 'oldPath', 'destination', 'source'];
@@ -171,7 +175,7 @@ export function classifyToolCall(toolName: string, toolInput: Input): ToolCall {
     return { kind: 'edit', paths: spec.unnamedFiles ? [] : inputPaths(toolInput).map(plainPath) };
   }
   const paths = inputPaths(toolInput).map(plainPath);
-  if (CHANGING_NAME.test(toolName) || paths.length > 0) return { kind: 'unknown-edit', paths };
+  if (changingName(toolName) || paths.length > 0) return { kind: 'unknown-edit', paths };
   return { kind: 'other' };
 }
 

@@ -36,7 +36,8 @@ function trustedFolders(f: TrustFiles): string[] {
 }
 
 const samePath = (a: string, b: string): boolean => {
-  const norm = (p: string) => path.resolve(p).replace(/[\\/]+$/, '');
+  // path.resolve drops trailing separators (the root aside).
+  const norm = (p: string) => path.resolve(p);
   return process.platform === 'win32' || process.platform === 'darwin' ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
 };
 

@@ -10,8 +10,34 @@ export interface FindingLocation {
   line: number | null;
 }
 
-// `file:57`, `file:57:3` (column), `file:57-60` (a range: its first line), `file#L57`, `file (line 57)`.
-const WITH_LINE = /^(.+?)(?::(\d+)(?::\d+)?(?:-\d+)?|#L(\d+)(?:-L?\d+)?|\s+\(line (\d+)\))$/i;
+// `file:57`, `file:57:3` (column), `file:57-60` (a range: its first line), `file#L57`, `file (line 57)`:
+// each tail is matched from a cut found by search, anchored at both ends, so no pattern backtracks
+// over the path (a lazy `(.+?)` before the tails scanned quadratically).
+const COLON_TAIL = /^:(\d+)(?::\d+)?(?:-\d+)?$/;
+const ANCHOR_TAIL = /^#L(\d+)(?:-L?\d+)?$/i;
+const WORDS_TAIL = /^\s+\(line (\d+)\)$/i;
+const isBlank = (c: string): boolean => c === ' ' || c === '\t';
+
+/** The place split into its path and line digits, the shortest path first (as the lazy pattern had it). */
+function splitPlace(text: string): { path: string; digits: string } | null {
+  let best: { cut: number; digits: string } | null = null;
+  const consider = (cut: number, tail: RegExp): void => {
+    if (cut <= 0 || (best && cut >= best.cut)) return;
+    const m = tail.exec(text.slice(cut));
+    if (m) best = { cut, digits: m[1] };
+  };
+  // A colon tail holds at most two more colons: only the last three colons can start one.
+  const colons: number[] = [];
+  for (let at = text.lastIndexOf(':'); at > 0 && colons.length < 3; at = text.lastIndexOf(':', at - 1)) colons.push(at);
+  for (const at of colons.reverse()) consider(at, COLON_TAIL);
+  consider(text.lastIndexOf('#'), ANCHOR_TAIL);
+  let open = text.lastIndexOf('(');
+  while (open > 0 && isBlank(text[open - 1])) open--;
+  consider(open, WORDS_TAIL);
+  const found = best as { cut: number; digits: string } | null;
+  return found ? { path: text.slice(0, found.cut), digits: found.digits } : null;
+}
+
 /** The longest path we take as one: a finding's place is a source file, not a paragraph. */
 const MAX_PATH = 400;
 
@@ -35,11 +61,10 @@ function cleanPath(raw: string): string | null {
 /** A finding's place as the review wrote it, or null when it is not a place inside the project. */
 export function parseFindingLocation(raw: string): FindingLocation | null {
   const text = raw.trim();
-  const m = WITH_LINE.exec(text);
+  const m = splitPlace(text);
   if (m) {
-    const digits = m[2] ?? m[3] ?? m[4];
-    const line = Number(digits);
-    const p = cleanPath(m[1]);
+    const line = Number(m.digits);
+    const p = cleanPath(m.path);
     if (!p || !Number.isSafeInteger(line)) return null;
     return { path: p, line: line >= 1 ? line : null };
   }

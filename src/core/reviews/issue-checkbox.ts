@@ -2,7 +2,9 @@
 // the line is still the issue that was shown (the file may have changed since it was read).
 import type { ReviewIssue } from '../model/types';
 
-const CHECKBOX = /^(\s*[-*+]\s+\[)([ xX])(\]\s+)(.*)$/;
+// One blank after the box, the rest (further blanks included) in the text: `\s+` before `.*` could
+// backtrack quadratically on a line that does not end the way `$` wants.
+const CHECKBOX = /^(\s*[-*+]\s+\[)([ xX])(\]\s)(.*)$/;
 
 export class IssueMovedError extends Error {}
 

@@ -67,3 +67,6 @@ export class EventEmitter<T> {
 export const l10n = {
   t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
 };
+
+/** The editor's language, which tooltips write dates in. */
+export const env = { language: 'en' };
