@@ -126,5 +126,6 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     assert.ok(counts.readInside > 0, 'some reads succeeded');
     assert.ok(counts.written > 0, 'some writes succeeded');
     assert.match(fs.readFileSync(file, 'utf8'), /^INSIDE \d+\n$/);
+    fs.rmSync(outsideDir, { recursive: true, force: true });
   });
 });
