@@ -44,7 +44,7 @@ function writeCreated(home: string | undefined, list: string[]): void {
   try {
     const file = path.join(home, CREATED_FOLDERS);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    replaceAtomically(file, JSON.stringify([...new Set(list)].sort(), null, 2) + '\n');
+    replaceAtomically(realPathOf(file), JSON.stringify([...new Set(list)].sort(), null, 2) + '\n');
   } catch {
     // best effort: without the record, an uninstall leaves the folders
   }

@@ -4,6 +4,7 @@
 // resolved it), so a symlink inside `.gsd` keeps pointing at its target, which gets the new text.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathOfOpened } from './opened-path';
 
 const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 
@@ -30,7 +31,11 @@ export function createExclusive(file: string, data: string | Buffer, mode = 0o64
 
 /**
  * Replaces `real` (a real path, already confined) with `data`, atomically and (unless told it need
- * not survive a power loss) durably.
+ * not survive a power loss) durably. Its folder may be swapped for a link between the caller's
+ * check and our writing: the temp file must then be where it was meant to be once created (else it
+ * is removed and the write refused). The rename then names that file by its random name, which
+ * only we know: through a folder swapped later there is no such file, and the rename fails (ENOENT)
+ * instead of replacing a file elsewhere.
  */
 export function replaceAtomically(real: string, data: string | Buffer, durable = true): void {
   let mode = 0o644;
@@ -40,12 +45,22 @@ export function replaceAtomically(real: string, data: string | Buffer, durable =
     // new file
   }
   const tmp = tempNameFor(real);
+  const fd = fs.openSync(tmp, CREATE_FLAGS, mode);
   try {
-    createExclusive(tmp, data, mode, durable);
+    const where = pathOfOpened(fd, tmp);
+    if (where !== tmp) {
+      // Our own file, created exclusively a moment ago, wherever it landed.
+      if (where !== null) fs.rmSync(where, { force: true });
+      throw new Error(`${path.dirname(real)} changed while we wrote to it (the new file landed at ${where ?? 'an unknown place'}); nothing written`);
+    }
+    fs.writeFileSync(fd, data);
+    if (durable) fs.fsyncSync(fd);
     fs.renameSync(tmp, real);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw error;
+  } finally {
+    fs.closeSync(fd);
   }
   if (durable) syncDir(path.dirname(real));
 }

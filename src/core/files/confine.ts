@@ -4,6 +4,7 @@
 // elsewhere. This is the one place that decides; every caller goes through it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathOfOpened } from './opened-path';
 
 /** A path that leads outside the real `.gsd` (through `..`, an absolute path or a symlink). */
 export class OutsideGsdError extends Error {
@@ -198,7 +199,7 @@ export function confineFolder(dir: string): string {
  * `prefix` is the folder as named plus the separator; `real` its real path plus the separator, or
  * null when the folder is its own real path (the file then opens as named).
  */
-let lastOpened: { prefix: string; real: string | null; at: number } | null = null;
+let lastOpened: { prefix: string; real: string | null; root: string; at: number } | null = null;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
@@ -210,21 +211,37 @@ function plainNameFrom(file: string, from: number): boolean {
 }
 
 /**
+ * `fd`, just opened by the name `opened`, if what it opened is inside the real `.gsd` `root`; else
+ * it is closed and refused. A folder on the way may have been swapped for a link between judging
+ * the path and opening it, and the open followed that link.
+ */
+function keptInside(fd: number, opened: string, root: string, file: string): number {
+  const where = pathOfOpened(fd, opened);
+  if (where !== null && isWithin(root, where)) return fd;
+  fs.closeSync(fd);
+  throw new OutsideGsdError(file, where ?? `${opened} (changed while it was opened)`, root);
+}
+
+/**
  * Opens a file for reading, confined: its folder must resolve inside the real `.gsd`, and the file
  * is opened without following a link in its last component (such a link is resolved and judged
- * first). Null when it does not exist. The caller closes the descriptor.
+ * first). What was opened is checked afterwards to be inside too (keptInside). Null when it does
+ * not exist. The caller closes the descriptor.
  */
 export function openConfined(file: string, flags: number): number | null {
   const last = lastOpened;
   // Only where the open itself refuses a link (O_NOFOLLOW): elsewhere the full way judges the name.
   if (NO_FOLLOW !== 0 && last !== null && file.startsWith(last.prefix) && plainNameFrom(file, last.prefix.length) && Date.now() - last.at < DIR_CACHE_MS) {
+    const opened = last.real === null ? file : last.real + file.slice(last.prefix.length);
+    let fd: number | undefined;
     try {
-      return fs.openSync(last.real === null ? file : last.real + file.slice(last.prefix.length), flags | NO_FOLLOW);
+      fd = fs.openSync(opened, flags | NO_FOLLOW);
     } catch (error) {
       if (isMissing(error)) return null;
       // A link as the last component: the full way below judges where it leads.
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     }
+    if (fd !== undefined) return keptInside(fd, opened, last.root, file);
   }
   // Absolute paths are taken as they are (this runs for every file of a derive); `..` in them is
   // harmless, as the folder is resolved to its real path below.
@@ -243,19 +260,21 @@ export function openConfined(file: string, flags: number): number | null {
   }
   if (!isWithin(root, dir) || base === '' || base === '.' || base === '..') throw new OutsideGsdError(abs, path.join(dir, base), gsdDir);
   if (named !== '' && lastDir !== null && lastDir.dir === named) {
-    lastOpened = { prefix: named + path.sep, real: dir === named ? null : dir.endsWith(path.sep) ? dir : dir + path.sep, at: lastDir.at };
+    lastOpened = { prefix: named + path.sep, real: dir === named ? null : dir.endsWith(path.sep) ? dir : dir + path.sep, root, at: lastDir.at };
   }
   const noFollow = flags | NO_FOLLOW;
+  // A folder that is its own real path (the common case) opens the path as given: no new string.
+  const opened = dir === named ? abs : dir.endsWith(path.sep) ? dir + base : dir + path.sep + base;
   try {
-    // A folder that is its own real path (the common case) opens the path as given: no new string.
-    return fs.openSync(dir === named ? abs : dir.endsWith(path.sep) ? dir + base : dir + path.sep + base, noFollow);
+    return keptInside(fs.openSync(opened, noFollow), opened, root, abs);
   } catch (error) {
     if (isMissing(error)) return null;
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
   }
   // The last component is a link: judge where it leads, then open that.
   try {
-    return fs.openSync(confine(gsdDir, abs), noFollow);
+    const target = confine(gsdDir, abs);
+    return keptInside(fs.openSync(target, noFollow), target, root, abs);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;

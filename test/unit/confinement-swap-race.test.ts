@@ -1,0 +1,131 @@
+// Issue 24: a folder swapped for a link between our check of a path and our open of it. A child
+// process flips `tasks/` between the real folder and a link to a folder outside the project, as
+// fast as it can, while this process reads and writes a task file through the store. No read may
+// ever return the outside file's text and no write may ever land outside; ordinary reads and writes
+// must still succeed while the folder is in place.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { OutsideGsdError } from '../../src/core/files/confine';
+import { NodeGsdStore } from '../../src/core/files/gsd-store';
+import { locateProject } from '../../src/core/state/locate-project';
+import { writeTree } from './helpers/gsd-tree';
+
+const OUTSIDE_TEXT = '# T01: the outside file, never to be read or replaced\n';
+const RACE_MS = 4000;
+
+// The swapper: rename the real folder away, put a link to the outside folder in its place, then put
+// the real folder back; over and over until its time is up, and always leaves the real folder back.
+// (Written to a file and run by node, so it is a separate process racing this one.)
+const SWAPPER = `
+const fs = require('node:fs');
+const [dir, saved, outside, ms] = process.argv.slice(2);
+const end = Date.now() + Number(ms);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+let flips = 0;
+const restore = () => {
+  try { if (fs.lstatSync(dir).isSymbolicLink()) fs.unlinkSync(dir); } catch {}
+  try { if (!fs.existsSync(dir)) fs.renameSync(saved, dir); } catch {}
+};
+while (Date.now() < end) {
+  try {
+    fs.renameSync(dir, saved);
+    fs.symlinkSync(outside, dir);
+    fs.unlinkSync(dir);
+    fs.renameSync(saved, dir);
+    // Now and then the real folder stays a moment, so ordinary work has a chance too.
+    if (++flips % 20 === 0) Atomics.wait(pause, 0, 0, 1);
+  } catch {
+    restore();
+  }
+}
+restore();
+process.stdout.write(String(flips));
+`;
+
+describe('confinement while a folder is swapped for a link (issue 24)', function () {
+  this.timeout(60_000);
+
+  it('never reads the outside file nor writes outside while tasks/ flips to a link and back', async function () {
+    if (process.platform === 'win32') this.skip(); // symlinks need privileges there
+    const base = fs.realpathSync(os.tmpdir());
+    const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
+    fs.writeFileSync(path.join(outsideDir, 'T01-HOOKS.md'), OUTSIDE_TEXT);
+    const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n', '.gsd/tasks/T01-HOOKS.md': 'INSIDE 0\n' });
+    const tasks = path.join(root, '.gsd', 'tasks');
+    const file = path.join(tasks, 'T01-HOOKS.md');
+    const swapperFile = path.join(base, `gsd-swapper-${process.pid}.cjs`);
+    fs.writeFileSync(swapperFile, SWAPPER);
+    locateProject(root);
+    const store = new NodeGsdStore();
+    // Warm up (the runtime folder and lock exist before the race).
+    assert.equal(store.writeIfUnchanged(file, 'INSIDE 1\n', 'INSIDE 0\n'), 'written');
+
+    const child = spawn(process.execPath, [swapperFile, tasks, path.join(root, '.gsd', 'tasks-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let flips = '';
+    child.stdout.on('data', (d: Buffer) => (flips += d.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+
+    const counts = { reads: 0, readInside: 0, readOutside: 0, readRefused: 0, readMissing: 0, readOther: 0, writes: 0, written: 0, conflict: 0, writeRefused: 0 };
+    const otherErrors = new Set<string>();
+    let last = 'INSIDE 1\n';
+    let n = 1;
+    const end = Date.now() + RACE_MS;
+    try {
+      while (Date.now() < end) {
+        counts.reads++;
+        try {
+          const text = store.readText(file);
+          if (text === null) counts.readMissing++;
+          else if (text === OUTSIDE_TEXT) counts.readOutside++;
+          else if (text.startsWith('INSIDE')) {
+            counts.readInside++;
+            last = text;
+          } else counts.readOther++;
+        } catch (error) {
+          if (error instanceof OutsideGsdError) counts.readRefused++;
+          else otherErrors.add(`read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+        counts.writes++;
+        try {
+          const result = store.writeIfUnchanged(file, `INSIDE ${++n}\n`, last);
+          if (result === 'written') {
+            counts.written++;
+            last = `INSIDE ${n}\n`;
+          } else counts.conflict++;
+        } catch (error) {
+          counts.writeRefused++;
+          if (!(error instanceof OutsideGsdError)) otherErrors.add(`write: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+        // Let the child's output be taken in.
+        if (counts.reads % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await exited;
+      clearTimeout(killer);
+      fs.rmSync(swapperFile, { force: true });
+    }
+    console.log(`      swapper flips: ${flips}; counts: ${JSON.stringify(counts)}; other errors: ${[...otherErrors].join(', ') || 'none'}`);
+
+    assert.ok(Number(flips) > 0, 'the swapper flipped the folder');
+    // What the user would be harmed by: a read of the outside file, a write landing outside (all
+    // four told at once, so a failure shows each).
+    assert.deepEqual(
+      {
+        readsOfTheOutsideFile: counts.readOutside,
+        readsOfAnythingElse: counts.readOther,
+        outsideFolder: fs.readdirSync(outsideDir),
+        outsideFile: fs.readFileSync(path.join(outsideDir, 'T01-HOOKS.md'), 'utf8'),
+      },
+      { readsOfTheOutsideFile: 0, readsOfAnythingElse: 0, outsideFolder: ['T01-HOOKS.md'], outsideFile: OUTSIDE_TEXT },
+    );
+    // Ordinary work still gets done while the folder is in place.
+    assert.ok(counts.readInside > 0, 'some reads succeeded');
+    assert.ok(counts.written > 0, 'some writes succeeded');
+    assert.match(fs.readFileSync(file, 'utf8'), /^INSIDE \d+\n$/);
+    fs.rmSync(outsideDir, { recursive: true, force: true });
+  });
+});
