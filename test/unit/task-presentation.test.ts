@@ -46,6 +46,15 @@ describe('review panel: how a task is shown', () => {
     // A 300 px sidebar (VS Code's default) shows about 30 characters of a task row at its depth
     // (the demo's screenshot cut "T02 · next · cycle 2: fixing · 2 pending" after 33).
     assert.ok(show('T02').label.length <= 30, show('T02').label);
+    // The same for the row in flight in either half of a cycle (the demo's cut "T02 · in flight · cycle 2: in revie…").
+    const t02 = task('T02');
+    for (const status of ['pending_review', 'fixing'] as const) {
+      const recorded = t02.extensions[REVIEW_LOOP] as { activeReview: Record<string, unknown> };
+      const review = taskState({ ...recorded, activeReview: { ...recorded.activeReview, status } });
+      assert.equal(review.activeReview?.status, status);
+      const flying = presentTask(t02, review, next, `${M2}/S02/T02`, undefined, { inFlight: { unitType: 'review-task', unitId: `${M2}/S02/T02`, ago: 'now' } });
+      assert.equal(flying.label, 'T02 · in flight · cycle 2');
+    }
   });
 
   it('the tooltip tells the review: cycle, status, open issues, pending actions and the summary one-liner', () => {

@@ -26,7 +26,10 @@ export function taskStateWords(review: ReviewLoopTaskState, isNext: boolean, tr:
   const words: string[] = [];
   if (isInFlight) words.push(tr('in flight'));
   else if (isNext) words.push(tr('next'));
-  if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
+  // In flight, the unit says what is happening (the status bar and tooltip name it): the cycle alone
+  // keeps the row inside a default-width sidebar.
+  if (review.activeReview && isInFlight) words.push(tr('cycle {0}', review.activeReview.cycle));
+  else if (review.activeReview) words.push(review.activeReview.status === 'fixing' ? tr('cycle {0}: fixing', review.activeReview.cycle) : tr('cycle {0}: in review', review.activeReview.cycle));
   else if (review.outcome) words.push(review.outcome.passed ? tr('passed in {0}', review.outcome.cycles) : tr('failed after {0}', review.outcome.cycles));
   return words;
 }
