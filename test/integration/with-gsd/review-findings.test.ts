@@ -147,7 +147,8 @@ describe('review findings as comment threads, Problems entries and thread action
 
     // The loop reviews cycle 2 and decides from the file: no open issue left, the task passes.
     await api.statusBar.update();
-    assert.equal(api.statusBar.text, '$(checklist) GSD: review-task T02');
+    // The unit Next Unit dispatches now has the play icon (docs/using-the-panel.md, "The status bar").
+    assert.equal(api.statusBar.text, '$(play-circle) GSD: review-task T02');
     await vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
