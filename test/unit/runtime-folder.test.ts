@@ -7,17 +7,7 @@ import * as path from 'node:path';
 import { buildCli, cli } from './helpers/cli';
 import { copySample, writeTree } from './helpers/gsd-tree';
 import { scenarios } from './helpers/scenarios';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
-
-/** Untracked files git would offer to commit, as paths relative to the repository. */
-function untracked(root: string): string[] {
-  return git(root, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.startsWith('??')).map((l) => l.slice(3));
-}
+import { git, untracked } from './helpers/git';
 
 function committed(root: string): string {
   git(root, 'init', '-q');

@@ -8,19 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dispatchUnit } from './helpers/one-shot-dispatch';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
+import { git, untracked } from './helpers/git';
 
 const RUNTIME = '.gsd/gsd-review-loop';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
-
-/** What `git status` offers to commit. */
-function untracked(root: string): string[] {
-  return git(root, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.startsWith('??')).map((l) => l.slice(3));
-}
 
 function project(extra: Record<string, string> = {}): string {
   const root = writeTree({
