@@ -78,3 +78,17 @@ export function runHost(o: RunOptions): Promise<HostRun> {
     });
   });
 }
+
+/** The JSON lines a host printed (`--output-format json` / `stream-json`); other lines are skipped. */
+export function jsonLines(stdout: string): Array<Record<string, any>> {
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, any>];
+      } catch {
+        return [];
+      }
+    });
+}

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedModel } from '../scripted-model/server';
 import type { World } from '../harness/project';
-import { baseEnv, runHost, type HostRun } from '../harness/run-host';
+import { baseEnv, runHost, type HostRun, jsonLines } from '../harness/run-host';
 
 export interface ClaudeRun extends HostRun {
   /** The stream-json events Claude Code printed, in order. */
@@ -39,15 +39,6 @@ export async function runClaude(executable: string, world: World, model: Scripte
     timeoutMs: o.timeoutMs ?? 120_000,
     label: o.label,
   });
-  const events = run.stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Record<string, any>];
-      } catch {
-        return [];
-      }
-    });
+  const events = jsonLines(run.stdout);
   return { ...run, events };
 }
