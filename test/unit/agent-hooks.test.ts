@@ -114,12 +114,25 @@ describe('agent hooks bridge (gsd-review hook)', function () {
 
       it('PostToolUse, SessionEnd and ErrorOccurred answer nothing and change nothing', () => {
         const root = project();
+        // Every file but the event log (and the .gitignore that comes with its folder), as text:
+        // what "change nothing" compares.
+        const HOOK_LOG = path.join('.gsd', 'gsd-review-loop', 'hooks.jsonl');
+        const logFolder = [HOOK_LOG, path.join('.gsd', 'gsd-review-loop', '.gitignore')];
+        const tree = () => new Map(fs.readdirSync(root, { recursive: true, encoding: 'utf8' })
+          .filter((rel) => !logFolder.includes(rel) && fs.statSync(path.join(root, rel)).isFile())
+          .map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8')]));
+        const before = tree();
         for (const [event, fields] of [['PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { ok: true } }], ['SessionEnd', { reason: 'exit' }], ['ErrorOccurred', { error: 'model overloaded' }]] as const) {
           const r = hook(pick(event, root, fields));
           assert.equal(r.stdout, '', `${event} answered ${r.stdout}`);
         }
-        const log = fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        assert.deepEqual(tree(), before);
+        const log = fs.readFileSync(path.join(root, HOOK_LOG), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         assert.deepEqual(log.map((e: { event: string }) => e.event), ['PostToolUse', 'SessionEnd', 'ErrorOccurred']);
+        // Nothing moved on: the next Stop still asks for T01's first review, as before these events.
+        const run = hook(pick('Stop', root, { stop_hook_active: false }));
+        const reason = spelling === 'vscode' ? vscodeStopReasons('Stop', [run])[0] : claudeStopReason(run, true);
+        assert.match(reason ?? '', /^GSD review loop: review cycle 1 of 5 for T01\./);
       });
     });
   }
