@@ -17,9 +17,12 @@ describe('in a multi-root workspace', () => {
     await api.statusBar.update();
     const nextOf = async (i: number) => (await api.workspace.preview(api.workspace.list()[i])).decision!;
     const [a, b] = [await nextOf(0), await nextOf(1)];
+    // What each fixture asks for next, read from its files: ledgerline's T02 has a review with open
+    // issues; flight-sim (GSD's legacy folder names) has S01 done and S02's T01 unchecked.
     assert.deepEqual([a.unitType, a.unitId], ['fix-task', 'M002-k7q2xz/S02/T02']);
+    assert.deepEqual([b.unitType, b.unitId], ['execute-task', 'M001/S02/T01']);
     assert.equal(api.panel.getTreeItem(roots[0]).description, 'next: fix-task T02 · executing');
-    assert.equal(api.panel.getTreeItem(roots[1]).description, `next: ${b.unitType} ${b.unitId.split('/').pop()} · executing`);
+    assert.equal(api.panel.getTreeItem(roots[1]).description, 'next: execute-task T01 · executing');
     assert.deepEqual(api.panel.getChildren(roots[1]).map((n) => labelOf(api.panel.getTreeItem(n))), ['Pending actions', 'M001']);
     const ids = new Set([...roots, ...roots.flatMap((r) => api.panel.getChildren(r))].map((n) => api.panel.getTreeItem(n).id));
     assert.equal(ids.size, 2 + 4 + 2, 'tree item ids must be unique across projects');
@@ -32,10 +35,9 @@ describe('in a multi-root workspace', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await api.statusBar.update();
     assert.ok(api.statusBar.text.startsWith('$(play-circle) GSD: ledgerline: fix-task T02'), api.statusBar.text);
-    const flightNext = (await api.workspace.preview(flight)).decision!;
     const roadmap = fs.readdirSync(flight.project.gsdDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('-ROADMAP.md'))!;
     await vscode.window.showTextDocument(vscode.Uri.file(`${flight.project.gsdDir}/${roadmap}`));
-    const expected = `$(play-circle) GSD: flight-sim: ${flightNext.unitType} ${flightNext.unitId.split('/').pop()}`;
+    const expected = '$(play-circle) GSD: flight-sim: execute-task T01';
     for (let i = 0; i < 50 && api.statusBar.text !== expected; i++) await new Promise((r) => setTimeout(r, 100));
     assert.equal(api.statusBar.text, expected);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -46,7 +48,7 @@ describe('in a multi-root workspace', () => {
     // No editor in a project: the pick, each row with that project's next unit.
     void vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
     // (The pick's question is its input's placeholder, not text the page can be searched for.)
-    const view = await captureWorkbench('multi-root-pick', [`${ledger.folder.name}`, 'next: fix-task M002-k7q2xz/S02/T02', `next: ${flightNext.unitType} ${flightNext.unitId}`]);
+    const view = await captureWorkbench('multi-root-pick', [`${ledger.folder.name}`, 'next: fix-task M002-k7q2xz/S02/T02', 'next: execute-task M001/S02/T01']);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
   });

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-command';
 import { activateExtension, labelOf } from '../helpers/extension';
+import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 
 const M2 = 'M002-k7q2xz';
@@ -51,13 +52,15 @@ describe('Restricted Mode (untrusted workspace)', () => {
 
   it('refuses to dispatch to a terminal, and writes nothing', async function () {
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Global);
-    const before = snapshot(gsdDir);
+    // The setting is in effect here (user settings are not restricted): the refusal is the trust check's.
+    assert.equal(config().get('dispatch.target'), 'terminal');
+    const before = snapshot(root);
     const terminals = vscode.window.terminals.length;
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
-    assert.equal(result.target, null);
-    assert.equal(result.outcome?.applied ?? false, false);
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
+    assert.equal(result!.target, null);
     assert.equal(vscode.window.terminals.length, terminals);
-    assert.deepEqual(snapshot(gsdDir), before);
+    assert.deepEqual(messages, ['GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".']);
+    assert.deepEqual(snapshot(root), before);
     const view = await captureWorkbench('terminal-refused', ['refused in an untrusted workspace']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true], JSON.stringify(view.seen));
@@ -74,15 +77,19 @@ describe('Restricted Mode (untrusted workspace)', () => {
     assert.ok(!titles.includes('Replan slice'), titles.join(' | '));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const before = snapshot(gsdDir);
-    const result = await vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary);
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary));
     assert.equal(result, undefined);
+    assert.deepEqual(messages, ['GSD: dispatching a replan is refused in an untrusted workspace.']);
     assert.deepEqual(snapshot(gsdDir), before);
   });
 
-  it('refuses to install agent hooks', async () => {
-    const written = await api.installAgentHooks(api.workspace.list()[0]);
-    assert.equal(written, undefined);
-    assert.equal(fs.existsSync(path.join(root, '.github', 'hooks')), false);
+  it('refuses to install agent hooks, says so, and writes nothing in the folder', async () => {
+    const before = snapshot(root);
+    const { result, messages } = await notificationsDuring(() => api.installAgentHooks(api.workspace.list()[0]));
+    assert.equal(result, undefined);
+    assert.deepEqual(messages, ['GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.']);
+    // No .github/hooks, .claude/settings.json or .vscode/mcp.json: nothing anywhere in the folder.
+    assert.deepEqual(snapshot(root), before);
   });
 
   it('does not run hook code from .gsd/extensions, and says so', async () => {

@@ -160,11 +160,23 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'A note typed but not saved.\n');
     await vscode.workspace.applyEdit(edit);
-    const result = (await vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'))!;
-    assert.equal(result.target, null);
-    assert.equal(result.outcome!.applied, false);
+    // Every file under .gsd, as text: "writes nothing" covers the prompt file and dispatch state too.
+    const gsdDir = api.workspace.list()[0].project.gsdDir;
+    const gsdFiles = () => new Map(fs.readdirSync(gsdDir, { recursive: true, encoding: 'utf8' })
+      .filter((rel) => fs.statSync(path.join(gsdDir, rel)).isFile())
+      .map((rel) => [rel, fs.readFileSync(path.join(gsdDir, rel), 'utf8')]));
+    const filesBefore = gsdFiles();
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
+    const tabsBefore = tabs();
+    const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
+    assert.equal(result!.target, null);
+    assert.deepEqual(messages, ['GSD: save or revert your unsaved GSD files first (T02-HOOKS.md); dispatching writes hook state into them.']);
+    assert.equal(tabs(), tabsBefore, 'no prompt opened');
+    assert.equal(api.workspace.list()[0].engine.currentUnit(), null, 'nothing in flight');
+    assert.deepEqual(gsdFiles(), filesBefore);
     assert.equal(fs.readFileSync(plan, 'utf8'), before);
     assert.ok(doc.isDirty, 'the unsaved edit is still there');
+    assert.match(doc.getText(), /A note typed but not saved\./);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
