@@ -46,9 +46,6 @@ async function previewAndDecide(root: string, changes: FileChange[], skipped: st
   const decided = new Promise<boolean>((resolve) => pending.set(uri.toString(), resolve));
   lensesChanged.fire();
   await vscode.window.showTextDocument(doc, { preview: false });
-  // Again for the editor now showing it: an editor that asked before the preview was pending keeps
-  // an empty answer until told (seen once on VS Code 1.100: the preview without its Install lens).
-  lensesChanged.fire();
   const install = vscode.l10n.t('Install');
   void vscode.window
     .showInformationMessage(vscode.l10n.t('GSD: read the preview of the {0} files, then install them.', changes.length), install)
