@@ -16,7 +16,7 @@ import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS } from '../contributions/contribution-ids';
-import { installPreview, vscodeRunsCustomAgentHooks, vscodeRunsHooks } from './install-preview';
+import { DECISION_LINE, installPreview, vscodeRunsCustomAgentHooks, vscodeRunsHooks } from './install-preview';
 import { pickProject } from '../dispatch/next-unit-command';
 
 interface HostPick extends vscode.QuickPickItem {
@@ -34,18 +34,24 @@ async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
 
 /**
  * The preview: one read-only document with every file that would be written, in full, and the
- * decision on it (an Install / Cancel CodeLens at its top, and the same Install in a notification
+ * decision on it (an Install / Cancel CodeLens under its title, and the same Install in a notification
  * that leaves the document readable). Resolves true for Install; false for Cancel or when the
  * preview is closed.
  */
 async function previewAndDecide(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<boolean> {
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
   previews.set(uri.toString(), installPreview(root, changes, skipped, vscode.l10n.t, notes));
+  // Markdown by its `.md` name: setting the language closes and reopens the document, and that close
+  // could come after the preview is pending, cancelling it.
   const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
   const decided = new Promise<boolean>((resolve) => pending.set(uri.toString(), resolve));
   lensesChanged.fire();
   await vscode.window.showTextDocument(doc, { preview: false });
+  // Asked again a moment later: VS Code 1.100, after an earlier prompt editor in the window, drew
+  // the preview without its lens until told once more (seen in CI; a request on show was not enough).
+  setTimeout(() => {
+    if (pending.has(uri.toString())) lensesChanged.fire();
+  }, 1000);
   const install = vscode.l10n.t('Install');
   void vscode.window
     .showInformationMessage(vscode.l10n.t('GSD: read the preview of the {0} files, then install them.', changes.length), install)
@@ -72,7 +78,7 @@ let previewCount = 0;
 
 /** The preview's text provider, its Install / Cancel CodeLens and the command they run. */
 export function registerInstallPreview(log: vscode.LogOutputChannel): vscode.Disposable[] {
-  const top = new vscode.Range(0, 0, 0, 0);
+  const top = new vscode.Range(DECISION_LINE, 0, DECISION_LINE, 0);
   return [
     lensesChanged,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (u) => previews.get(u.toString()) ?? '' }),
