@@ -57,10 +57,11 @@ describe('Restricted Mode (untrusted workspace)', () => {
     const before = snapshot(root);
     const terminals = vscode.window.terminals.length;
     const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
-    assert.equal(result!.target, null);
-    assert.equal(vscode.window.terminals.length, terminals);
+    // What the user sees first: the refusal, no terminal, no file.
     assert.deepEqual(messages, ['GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".']);
+    assert.equal(vscode.window.terminals.length, terminals);
     assert.deepEqual(snapshot(root), before);
+    assert.equal(result!.target, null);
     const view = await captureWorkbench('terminal-refused', ['refused in an untrusted workspace']);
     if (!view) return this.skip();
     assert.deepEqual(Object.values(view.seen), [true], JSON.stringify(view.seen));
@@ -86,10 +87,10 @@ describe('Restricted Mode (untrusted workspace)', () => {
   it('refuses to install agent hooks, says so, and writes nothing in the folder', async () => {
     const before = snapshot(root);
     const { result, messages } = await notificationsDuring(() => api.installAgentHooks(api.workspace.list()[0]));
-    assert.equal(result, undefined);
     assert.deepEqual(messages, ['GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.']);
     // No .github/hooks, .claude/settings.json or .vscode/mcp.json: nothing anywhere in the folder.
     assert.deepEqual(snapshot(root), before);
+    assert.equal(result, undefined);
   });
 
   it('does not run hook code from .gsd/extensions, and says so', async () => {

@@ -169,11 +169,11 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
     const tabsBefore = tabs();
     const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
-    assert.equal(result!.target, null);
     assert.deepEqual(messages, ['GSD: save or revert your unsaved GSD files first (T02-HOOKS.md); dispatching writes hook state into them.']);
     assert.equal(tabs(), tabsBefore, 'no prompt opened');
-    assert.equal(api.workspace.list()[0].engine.currentUnit(), null, 'nothing in flight');
     assert.deepEqual(gsdFiles(), filesBefore);
+    assert.equal(api.workspace.list()[0].engine.currentUnit(), null, 'nothing in flight');
+    assert.equal(result!.target, null);
     assert.equal(fs.readFileSync(plan, 'utf8'), before);
     assert.ok(doc.isDirty, 'the unsaved edit is still there');
     assert.match(doc.getText(), /A note typed but not saved\./);
