@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { grayMatterOwnYaml, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
+import { grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
 import { bundleHookTypes, HOOK_TYPES_FILE } from './scripts/hook-types.mjs';
 
 const production = process.argv.includes('--production');
@@ -32,11 +32,11 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml, grayMatterOwnYaml] },
   { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml, grayMatterOwnYaml] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml, grayMatterOwnYaml, oneCopyPerBuiltin] },
   // `gsd-review` itself: starts cli-main.js with a V8 code cache (src/cli-launcher.ts).
   { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // What the agent-hook launcher runs: answers from the answer cache, else starts cli.js (src/hook-entry.ts).
-  { ...common, entryPoints: ['src/hook-entry.ts'], outfile: 'dist/hook.js' },
+  { ...common, entryPoints: ['src/hook-entry.ts'], outfile: 'dist/hook.js', plugins: [oneCopyPerBuiltin] },
   {
     ...common,
     sourcemap: 'inline',
