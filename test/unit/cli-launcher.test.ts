@@ -27,8 +27,8 @@ describe('gsd-review launcher (V8 code cache)', function () {
     const first = cli(script, ['next', '--json', '--root', root]);
     assert.equal(first.status, 0, first.stderr);
     const written = cacheFiles(cacheDir);
-    // One file per Node version, build of the bundle (size, time) and architecture.
-    assert.match(written.join(), /^cli-main-v\d+\.\d+\.\d+-\w+-\d+-\d+\.bin$/);
+    // One file per Node version, architecture, build of the bundle (size, time) and command.
+    assert.match(written.join(), /^cli-main-v\d+\.\d+\.\d+-\w+-\d+-\d+-next\.bin$/);
     assert.ok(written.length > 0, 'a cache was written');
 
     // The sample's answer (its T02 review asks for changes), not only "the same as before".
@@ -48,6 +48,27 @@ describe('gsd-review launcher (V8 code cache)', function () {
     assert.equal(third.stdout, first.stdout);
     // The corrupt cache was rejected (not run), and a good one made in its place.
     assert.notEqual(fs.readFileSync(cacheFile, 'utf8'), 'not a V8 code cache');
+  });
+
+  it('keeps a cache per command: state gets its own, and next keeps the one it made', async () => {
+    const { script, cacheDir } = await cliCopy();
+    const root = copySample();
+    assert.equal(cli(script, ['next', '--json', '--root', root]).status, 0);
+    const [nextCache] = cacheFiles(cacheDir);
+    const made = fs.readFileSync(path.join(cacheDir, nextCache));
+    const state = cli(script, ['state', '--json', '--root', root]);
+    assert.equal(state.status, 0, state.stderr);
+    assert.equal(state.json.phase, 'executing');
+    const files = cacheFiles(cacheDir).sort();
+    assert.deepEqual(files.map((f) => f.replace(/^cli-main-.*-\d+-\d+-/, '')), ['next.bin', 'state.bin']);
+    assert.ok(fs.readFileSync(path.join(cacheDir, nextCache)).equals(made), "next's cache was left as it was");
+    // A cache of another build of the bundle goes when this one writes.
+    const stale = path.join(cacheDir, nextCache.replace(/-(\d+)-(\d+)-next\.bin$/, '-1-1-next.bin'));
+    fs.writeFileSync(stale, 'an older build');
+    // (complete: a command with no cache yet, so this run writes one; nothing is in flight, which it says.)
+    assert.match(cli(script, ['complete', '--root', root]).stderr, /gsd-review: /);
+    assert.equal(fs.existsSync(stale), false);
+    assert.ok(cacheFiles(cacheDir).some((f) => f.endsWith('-complete.bin')));
   });
 
   it('still runs when no cache can be written', async () => {
