@@ -4,6 +4,7 @@ import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../core
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
+import { writeAnswer } from './process-exit';
 
 export interface DispatchCliOptions {
   root: string;
@@ -25,9 +26,9 @@ function open(o: DispatchCliOptions): Project {
 function printHandOff(h: SuccessorHandOff, json: boolean): number {
   if (json) {
     const out = { unitType: null, unitId: null, source: 'successor', handOff: { tool: 'gsd', command: h.command, gsdOnPath: h.gsdPath !== null, root: h.root }, message: h.message, applied: false, written: [] };
-    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    writeAnswer(JSON.stringify(out, null, 2) + '\n');
   } else {
-    process.stdout.write(`${h.message}\n`);
+    writeAnswer(`${h.message}\n`);
   }
   return HAND_OFF_EXIT_CODE;
 }
@@ -57,11 +58,11 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
       diagnostics: out.diagnostics,
       warnings: warning ? [warning] : [],
     };
-    process.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    writeAnswer(JSON.stringify(json, null, 2) + '\n');
   } else if (d) {
-    process.stdout.write(`${d.unitType} ${d.unitId}  (decided by ${d.source}${out.applied ? ', recorded' : ''})\n\n${d.prompt}\n`);
+    writeAnswer(`${d.unitType} ${d.unitId}  (decided by ${d.source}${out.applied ? ', recorded' : ''})\n\n${d.prompt}\n`);
   } else {
-    process.stdout.write(`nothing to dispatch (${out.phase})${out.blocker ? `: ${out.blocker}` : ''}\n`);
+    writeAnswer(`nothing to dispatch (${out.phase})${out.blocker ? `: ${out.blocker}` : ''}\n`);
   }
   for (const s of out.hooks.skipped) process.stderr.write(`gsd-review: hook ${s.name} skipped: ${s.reason}\n`);
   return 0;
@@ -73,9 +74,9 @@ export async function runCompleteCommand(o: DispatchCliOptions): Promise<number>
   if (project.readOnly) return printHandOff(successorHandOff(project.root, project.state()), o.json);
   const out = await project.complete();
   if (o.json) {
-    process.stdout.write(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
+    writeAnswer(JSON.stringify({ ...out.result, written: out.written, hooks: out.hooks, diagnostics: out.diagnostics }, null, 2) + '\n');
   } else {
-    process.stdout.write(`completed ${out.result.unitType} ${out.result.unitId}\n`);
+    writeAnswer(`completed ${out.result.unitType} ${out.result.unitId}\n`);
   }
   return 0;
 }

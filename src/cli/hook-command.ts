@@ -5,6 +5,7 @@ import { isAgentHost } from '../core/agent-hooks/agent-host';
 import { HOOK_PAYLOAD, hookCacheContext } from '../core/agent-hooks/answer-cache';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import { writeAnswer } from './process-exit';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -45,6 +46,6 @@ export async function runHookCommand(o: HookCliOptions): Promise<number> {
   const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, host, cacheContext: hookCacheContext(o.root, !o.trusted), ...(o.root ? { root: o.root } : {}) }, o.event);
   for (const w of result.warnings ?? []) process.stderr.write(`gsd-review hook: ${w}\n`);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);
-  if (result.output) process.stdout.write(JSON.stringify(result.output) + '\n');
+  if (result.output) writeAnswer(JSON.stringify(result.output) + '\n');
   return 0;
 }

@@ -6,6 +6,8 @@ import { chainBudgetMs } from '../core/hooks/engine/hook-budget';
 import { writeStdout } from './write-stdout';
 
 let hookMode = false;
+/** Commands that print one answer, written to fd 1 directly (writeAnswer). */
+const ANSWERING_COMMANDS = new Set(['state', 'next', 'complete', 'hook']);
 let finished = false;
 /** Output went through `process.stdout` (a stream, which may still hold it at exit). */
 let streamed = true;
@@ -84,9 +86,9 @@ export function guardProcess(command: string | undefined): void {
   hookMode = command === 'hook';
   process.on('uncaughtException', (error) => fail(error, 1, 'a hook failed outside its call: '));
   process.on('unhandledRejection', (reason) => fail(reason, 1, 'a hook failed outside its call: '));
-  // `state` prints through writeAnswer; every other command through the stream.
+  // These print their one answer through writeAnswer (no stream to load); the others use the stream.
   streamed = false;
-  if (command !== 'state') useStdoutStream();
+  if (!ANSWERING_COMMANDS.has(command ?? '')) useStdoutStream();
   // The event loop emptied while the command was still waiting: a hook's promise that can never settle.
   process.on('beforeExit', () => fail('a hook never settled (its promise can no longer resolve); nothing was answered'));
   if (command === 'hook' || command === 'next' || command === 'complete') {
