@@ -33,11 +33,13 @@ export const grayMatterOwnYaml = {
 
 // esbuild turns each `import * as fs from 'node:fs'` of a CommonJS bundle into its own copy of the
 // module's properties (`__toESM`): 91 copies in the CLI, a few ms of every `gsd-review` process.
-// Each builtin our sources import goes through one module of the bundle instead, copied once.
+// The builtins our sources import whole (path, fs, os) go through one module of the bundle instead,
+// copied once. Named imports (`{ parseArgs } from 'node:util'`) are plain requires and stay so:
+// copying node:util's properties loads some thirty more modules on Node 22.
 export const oneCopyPerBuiltin = {
   name: 'one-copy-per-builtin',
   setup(build) {
-    build.onResolve({ filter: /^node:[a-z_/]+$/ }, (args) =>
+    build.onResolve({ filter: /^node:(fs|os|path)$/ }, (args) =>
       args.kind === 'import-statement' && args.namespace === 'file' && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: args.path, namespace: 'one-copy-per-builtin' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'one-copy-per-builtin' }, (args) => ({
