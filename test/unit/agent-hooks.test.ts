@@ -236,6 +236,12 @@ describe('agent hooks bridge (gsd-review hook)', function () {
       const third = hook({ hook_event_name: 'Stop', cwd: root, stop_hook_active: true });
       assert.doesNotMatch(third.stdout, /"decision":"block"/);
       assert.match(third.json.systemMessage, /not keeping the agent working a third time/);
+      // Later Stops say the same and record nothing new, so the answer cache can give it.
+      const lifecycle = path.join(root, '.gsd', 'gsd-review-loop', 'lifecycle.json');
+      const recorded = fs.readFileSync(lifecycle, 'utf8');
+      const fourth = hook({ hook_event_name: 'Stop', cwd: root, stop_hook_active: false });
+      assert.equal(fourth.stdout, third.stdout);
+      assert.equal(fs.readFileSync(lifecycle, 'utf8'), recorded);
     });
   });
 });

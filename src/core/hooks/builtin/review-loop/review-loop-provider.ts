@@ -152,7 +152,9 @@ export class ReviewLoopProvider implements HooksProvider {
     const session = ctx.sessionId;
     // Counted across turns: a turn the host starts on its own (a background agent's completion
     // notice, stop_hook_active false) must not reset the bound.
-    const count = guard?.key === key && guard.sessionId === session ? guard.count + 1 : 1;
+    // Held at one past the bound: past it the state no longer changes, so the same answer can come
+    // from the answer cache instead of a full bridge on every later Stop.
+    const count = guard?.key === key && guard.sessionId === session ? Math.min(guard.count + 1, MAX_STOP_BLOCKS + 1) : 1;
     host.runtimeSet(STOP_GUARD, { key, count, sessionId: session });
     if (count > MAX_STOP_BLOCKS) {
       // The agent was already kept working twice for this very unit without progress: let it stop.
