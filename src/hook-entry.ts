@@ -5,7 +5,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isatty } from 'node:tty';
 import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
@@ -76,13 +75,25 @@ function answerFromCache(text: string, argv: string[]): boolean {
   }
 }
 
+function isStdinTerminal(): boolean {
+  try {
+    if (!fs.fstatSync(0).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:tty') as typeof import('node:tty')).isatty(0);
+}
+
 /**
  * The payload, read up to the limit and no further: a host (or whatever feeds this process) that
  * sends gigabytes must not make us hold them. Over the limit: null.
  */
 function readPayload(): string | null {
   // A terminal is no host: nobody will send a payload, and reading would wait for Ctrl-D (the full CLI answers at once in the same case; so does this).
-  if (isatty(0)) return null;
+  // Only a character device can be one; node:tty is loaded only then (it pulls in net and stream,
+  // about 3 ms of every hook process).
+  if (isStdinTerminal()) return null;
   // One buffer, grown when full: a payload is one read of a few KB, decoded without copies.
   let buf = Buffer.allocUnsafe(64 * 1024);
   let total = 0;
