@@ -165,6 +165,9 @@ describe('VS Code Local agent, live in the real workbench', function () {
 
   it('the chat view shows the hooks at work', async () => {
     await expandSteps(wb!.page);
+    // The expanded steps are drawn after the click: read the view once they are there (or after 15 s).
+    const blocks = async () => (await chatText(wb!.page)).match(/Blocked by Stop hook/g)?.length ?? 0;
+    await waitUntil('the chat view to draw the expanded steps', async () => (await blocks()) >= 3, 15_000).catch(() => undefined);
     const shown = await chatText(wb!.page);
     await wb!.screenshot('chat-view-steps');
     assert.equal(shown.match(/Blocked by Stop hook/g)?.length, 3, `the chat view shows ${shown.match(/Blocked by Stop hook/g)?.length ?? 0} Stop blocks, not 3 (review 1, fix, review 2):\n${shown}`);
