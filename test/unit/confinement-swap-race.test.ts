@@ -36,13 +36,14 @@ while (Date.now() < end) {
     fs.unlinkSync(dir);
     fs.renameSync(saved, dir);
     // Now and then the real folder stays a moment, so ordinary work has a chance too.
-    if (++flips % 20 === 0) Atomics.wait(pause, 0, 0, 1);
+    if (++flips === 1) process.stdout.write('started\\n');
+    if (flips % 20 === 0) Atomics.wait(pause, 0, 0, 1);
   } catch {
     restore();
   }
 }
 restore();
-process.stdout.write(String(flips));
+process.stdout.write('flips ' + flips + '\\n');
 `;
 
 describe('confinement while a folder is swapped for a link (issue 24)', function () {
@@ -64,18 +65,29 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     assert.equal(store.writeIfUnchanged(file, 'INSIDE 1\n', 'INSIDE 0\n'), 'written');
 
     const child = spawn(process.execPath, [swapperFile, tasks, path.join(root, '.gsd', 'tasks-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let flips = '';
-    child.stdout.on('data', (d: Buffer) => (flips += d.toString()));
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let output = '';
+    let running = true;
+    // 'close', not 'exit': the child's last output may still be in its pipe when it exits.
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    child.on('exit', () => (running = false));
+    const started = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('started\n')) resolve();
+      });
+      void closed.then(() => resolve());
+    });
     const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+    // The race starts when the swapper has flipped once (a loaded machine starts it late), and
+    // lasts as long as the swapper runs.
+    await started;
 
     const counts = { reads: 0, readInside: 0, readOutside: 0, readRefused: 0, readMissing: 0, readOther: 0, writes: 0, written: 0, conflict: 0, writeRefused: 0 };
     const otherErrors = new Set<string>();
     let last = 'INSIDE 1\n';
     let n = 1;
-    const end = Date.now() + RACE_MS;
     try {
-      while (Date.now() < end) {
+      while (running) {
         counts.reads++;
         try {
           const text = store.readText(file);
@@ -104,10 +116,11 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
         if (counts.reads % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
-      await exited;
+      await closed;
       clearTimeout(killer);
       fs.rmSync(swapperFile, { force: true });
     }
+    const flips = /flips (\d+)/.exec(output)?.[1] ?? '0';
     console.log(`      swapper flips: ${flips}; counts: ${JSON.stringify(counts)}; other errors: ${[...otherErrors].join(', ') || 'none'}`);
 
     assert.ok(Number(flips) > 0, 'the swapper flipped the folder');
