@@ -4,7 +4,6 @@
 // elsewhere. This is the one place that decides; every caller goes through it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { holdFolder, releaseFolder, stillHeld, type HeldFolder } from './held-folder';
 import { pathOfOpened } from './opened-path';
 
 /** A path that leads outside the real `.gsd` (through `..`, an absolute path or a symlink). */
@@ -39,7 +38,6 @@ export function registerGsdRoot(realGsdDir: string): void {
   knownRoots.add(path.resolve(realGsdDir));
   // A new root may be the deeper one for the folder judged last.
   lastOpened = null;
-  releaseFolder();
 }
 
 /** `child` is `root` itself or lies under it (both absolute and normalized; no file-system access). */
@@ -199,10 +197,9 @@ export function confineFolder(dir: string): string {
  * kept (DIR_CACHE_MS): a derive opens a folder's files one after another, and finding the `.gsd`,
  * slicing the path and checking the real folder again for each file cost about a tenth of reading it.
  * `prefix` is the folder as named plus the separator; `real` its real path plus the separator, or
- * null when the folder is its own real path (the file then opens as named). `held`: the folder held
- * open by descriptor (held-folder.ts), through which its files open with no check afterwards.
+ * null when the folder is its own real path (the file then opens as named).
  */
-let lastOpened: { prefix: string; real: string | null; root: string; at: number; held: HeldFolder | null } | null = null;
+let lastOpened: { prefix: string; real: string | null; root: string; at: number } | null = null;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
@@ -235,28 +232,16 @@ export function openConfined(file: string, flags: number): number | null {
   const last = lastOpened;
   // Only where the open itself refuses a link (O_NOFOLLOW): elsewhere the full way judges the name.
   if (NO_FOLLOW !== 0 && last !== null && file.startsWith(last.prefix) && plainNameFrom(file, last.prefix.length) && Date.now() - last.at < DIR_CACHE_MS) {
-    if (last.held !== null && stillHeld(last.held)) {
-      // Through the held folder itself: nothing on the way to swap, so nothing to check afterwards.
-      try {
-        return fs.openSync(last.held.prefix + file.slice(last.prefix.length), flags | NO_FOLLOW);
-      } catch (error) {
-        // Missing there (the folder may have been replaced since it was held) or a link as the last
-        // component: the full way below judges the name afresh.
-        const code = (error as NodeJS.ErrnoException).code;
-        if (!isMissing(error) && code !== 'ELOOP') throw error;
-      }
-    } else {
-      const opened = last.real === null ? file : last.real + file.slice(last.prefix.length);
-      let fd: number | undefined;
-      try {
-        fd = fs.openSync(opened, flags | NO_FOLLOW);
-      } catch (error) {
-        if (isMissing(error)) return null;
-        // A link as the last component: the full way below judges where it leads.
-        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-      }
-      if (fd !== undefined) return keptInside(fd, opened, last.root, file);
+    const opened = last.real === null ? file : last.real + file.slice(last.prefix.length);
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(opened, flags | NO_FOLLOW);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      // A link as the last component: the full way below judges where it leads.
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     }
+    if (fd !== undefined) return keptInside(fd, opened, last.root, file);
   }
   // Absolute paths are taken as they are (this runs for every file of a derive); `..` in them is
   // harmless, as the folder is resolved to its real path below.
@@ -275,8 +260,7 @@ export function openConfined(file: string, flags: number): number | null {
   }
   if (!isWithin(root, dir) || base === '' || base === '.' || base === '..') throw new OutsideGsdError(abs, path.join(dir, base), gsdDir);
   if (named !== '' && lastDir !== null && lastDir.dir === named) {
-    const held = holdFolder(dir, (where) => isWithin(root, where), Math.max(0, DIR_CACHE_MS - (Date.now() - lastDir.at)));
-    lastOpened = { prefix: named + path.sep, real: dir === named ? null : dir.endsWith(path.sep) ? dir : dir + path.sep, root, at: lastDir.at, held };
+    lastOpened = { prefix: named + path.sep, real: dir === named ? null : dir.endsWith(path.sep) ? dir : dir + path.sep, root, at: lastDir.at };
   }
   const noFollow = flags | NO_FOLLOW;
   // A folder that is its own real path (the common case) opens the path as given: no new string.

@@ -31,9 +31,3 @@ export function pathOfOpened(fd: number, named: string): string | null {
     return null;
   }
 }
-
-/** Whether /proc names this process's descriptors (Linux): then a folder's descriptor can be opened through. */
-export function procNamesDescriptors(): boolean {
-  if (procFd === undefined) procFd = process.platform === 'linux' && fs.statSync('/proc/self/fd', { throwIfNoEntry: false })?.isDirectory() === true;
-  return procFd;
-}
