@@ -141,4 +141,33 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     assert.match(fs.readFileSync(file, 'utf8'), /^INSIDE \d+\n$/);
     fs.rmSync(outsideDir, { recursive: true, force: true });
   });
+
+  // A folder just read, then moved out of .gsd, replaced, or replaced by a link: each later read goes
+  // by the name as it is now (a design that kept reading the folder it had opened returned the moved
+  // folder's files, outside .gsd, and stale ones after a replacement).
+  it('reads by the name as it is now after the folder just read is moved out, replaced, or replaced by a link', () => {
+    const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n', '.gsd/tasks/T01-PLAN.md': 'INSIDE T01\n', '.gsd/tasks/T02-PLAN.md': 'INSIDE T02\n' });
+    const tasks = path.join(root, '.gsd', 'tasks');
+    const away = path.join(root, 'NOT-GSD-tasks');
+    locateProject(root);
+    const store = new NodeGsdStore();
+    const read = (name: string) => {
+      try {
+        return store.readText(path.join(tasks, name));
+      } catch (error) {
+        return error instanceof OutsideGsdError ? 'refused' : `error: ${(error as Error).message}`;
+      }
+    };
+    assert.equal(read('T01-PLAN.md'), 'INSIDE T01\n');
+    fs.renameSync(tasks, away);
+    fs.writeFileSync(path.join(away, 'SECRET.md'), 'OUTSIDE\n');
+    const movedOut = read('SECRET.md');
+    fs.mkdirSync(tasks);
+    fs.writeFileSync(path.join(tasks, 'T02-PLAN.md'), 'NEW T02\n');
+    const replaced = read('T02-PLAN.md');
+    fs.rmSync(tasks, { recursive: true });
+    fs.symlinkSync(away, tasks);
+    const linked = read('T02-PLAN.md');
+    assert.deepEqual({ movedOut, replaced, linked }, { movedOut: null, replaced: 'NEW T02\n', linked: 'refused' });
+  });
 });
