@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { detectProjectKind, readSuccessorProject, type SuccessorReviewCycle, type SuccessorState } from '../../src/core/successor';
 import { writeTree } from './helpers/gsd-tree';
 import { baseSpec, buildSuccessorDatabase, openWriter, sqliteAvailable, withLifecycles, type DbSpec } from './helpers/successor-database';
-import { snapshotTree, writeSuccessorLayout } from './helpers/successor-project';
+import { snapshotTree } from './helpers/folder-snapshot';
+import { writeSuccessorLayout } from './helpers/successor-project';
 
 function project(spec: DbSpec, extra = {}): { gsdDir: string; dbFile: string } {
   const { gsdDir } = writeSuccessorLayout(extra);

@@ -12,7 +12,8 @@ import { findOnPath, successorHandOff } from '../../src/core/successor';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from './helpers/successor-database';
-import { snapshotTree, writeSuccessorLayout } from './helpers/successor-project';
+import { snapshotTree } from './helpers/folder-snapshot';
+import { writeSuccessorLayout } from './helpers/successor-project';
 
 /** A folder holding an executable `gsd` (a shell script that would only print), and one that cannot run. */
 function binDirs(): { withGsd: string; notExecutable: string } {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { detectProjectKind, GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA, readSuccessorProject, type SuccessorReviewCycle } from '../../src/core/successor';
 import { writeTree } from './helpers/gsd-tree';
-import { S01_T02_KNOWN_ISSUES, snapshotTree, sqliteHeaderOnly, writeSuccessorLayout } from './helpers/successor-project';
+import { snapshotTree } from './helpers/folder-snapshot';
+import { S01_T02_KNOWN_ISSUES, sqliteHeaderOnly, writeSuccessorLayout } from './helpers/successor-project';
 
 function lineOf(file: string, text: string): number {
   const i = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text));

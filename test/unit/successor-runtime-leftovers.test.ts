@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildCli } from './helpers/cli';
-import { snapshotTree, writeSuccessorLayout } from './helpers/successor-project';
+import { snapshotTree } from './helpers/folder-snapshot';
+import { writeSuccessorLayout } from './helpers/successor-project';
 
 const DISPATCH = JSON.stringify({ unit: 'M001/S02/T01', kind: 'execute-task', at: '2026-10-01T10:00:00Z' });
 // What an interrupted commit of an older version left: the journal names a file it was writing.

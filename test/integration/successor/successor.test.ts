@@ -13,7 +13,8 @@ import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribut
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from '../../unit/helpers/successor-database';
-import { snapshotTree, successorLayoutTree } from '../../unit/helpers/successor-project';
+import { snapshotTree } from '../../unit/helpers/folder-snapshot';
+import { successorLayoutTree } from '../../unit/helpers/successor-project';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';

@@ -1,8 +1,6 @@
 // Builds successor (@opengsd/gsd-pi 1.x) projects for tests, from the facts of issue 17 and
 // gsd-pi's own code (paths cited per file). Each test states what it needs; nothing here is read
 // from the code under test.
-import * as crypto from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeTree, type Tree } from './write-tree';
 
@@ -148,18 +146,6 @@ export function successorLayoutTree(): Tree {
 export function writeSuccessorLayout(extra: Tree = {}, into?: string): { root: string; gsdDir: string } {
   const root = writeTree({ ...successorLayoutTree(), ...extra }, into);
   return { root, gsdDir: path.join(root, '.gsd') };
-}
-
-/** Every file under a folder with its bytes' hash and mtime: to prove a read changed nothing. */
-export function snapshotTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const rel of fs.readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const abs = path.join(dir, rel);
-    const st = fs.statSync(abs);
-    if (!st.isFile()) continue;
-    out[rel] = `${crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex')} ${st.size} ${st.mtimeMs}`;
-  }
-  return out;
 }
 
 /**
