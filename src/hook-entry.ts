@@ -75,6 +75,10 @@ function answerFromCache(text: string, argv: string[]): boolean {
   }
 }
 
+/**
+ * Whether stdin is a terminal. Only a character device can be one, and node:tty (which loads net
+ * and stream, about 3 ms of every hook process) is loaded only then.
+ */
 function isStdinTerminal(): boolean {
   try {
     if (!fs.fstatSync(0).isCharacterDevice()) return false;
@@ -91,8 +95,6 @@ function isStdinTerminal(): boolean {
  */
 function readPayload(): string | null {
   // A terminal is no host: nobody will send a payload, and reading would wait for Ctrl-D (the full CLI answers at once in the same case; so does this).
-  // Only a character device can be one; node:tty is loaded only then (it pulls in net and stream,
-  // about 3 ms of every hook process).
   if (isStdinTerminal()) return null;
   // One buffer, grown when full: a payload is one read of a few KB, decoded without copies.
   let buf = Buffer.allocUnsafe(64 * 1024);

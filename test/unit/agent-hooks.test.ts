@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeStopReason, vscodeStopReasons } from './helpers/host-rules';
 import { buildCli, cli } from './helpers/cli';
+import { snapshotTree } from './helpers/folder-snapshot';
 import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const M = '.gsd/milestones/M001';
@@ -114,13 +115,11 @@ describe('agent hooks bridge (gsd-review hook)', function () {
 
       it('PostToolUse, SessionEnd and ErrorOccurred answer nothing and change nothing', () => {
         const root = project();
-        // Every file but the event log (and the .gitignore that comes with its folder), as text:
-        // what "change nothing" compares.
+        // Every file but the event log (and the .gitignore that comes with its folder): what "change
+        // nothing" compares.
         const HOOK_LOG = path.join('.gsd', 'gsd-review-loop', 'hooks.jsonl');
         const logFolder = [HOOK_LOG, path.join('.gsd', 'gsd-review-loop', '.gitignore')];
-        const tree = () => new Map(fs.readdirSync(root, { recursive: true, encoding: 'utf8' })
-          .filter((rel) => !logFolder.includes(rel) && fs.statSync(path.join(root, rel)).isFile())
-          .map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8')]));
+        const tree = () => snapshotTree(root, (rel) => logFolder.includes(rel));
         const before = tree();
         for (const [event, fields] of [['PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { ok: true } }], ['SessionEnd', { reason: 'exit' }], ['ErrorOccurred', { error: 'model overloaded' }]] as const) {
           const r = hook(pick(event, root, fields));

@@ -31,14 +31,14 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** The preview document: each change with its purpose and, unless deleted, the file's new text. */
 /**
  * The line the Install / Cancel CodeLens sits above: under the title, not on the first line. A lens
  * above line 1 that arrives after the editor drew the preview is scrolled out of sight (VS Code keeps
- * line 1 at the top), which CI showed on 1.100 and 1.139: the preview without its Install.
+ * line 1 at the top), which CI showed on 1.139: the preview without its Install.
  */
 export const DECISION_LINE = 2;
 
+/** The preview document: each change with its purpose and, unless deleted, the file's new text. */
 export function installPreview(root: string, changes: readonly FileChange[], skipped: readonly string[], t: Translate, notes: readonly string[] = []): string {
   const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) acts only while a review is in flight.`, ''];
   for (const c of changes) {

@@ -10,19 +10,9 @@ import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-comm
 import { activateExtension, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
+import { snapshotTree } from '../../unit/helpers/folder-snapshot';
 
 const M2 = 'M002-k7q2xz';
-
-/** Every file under a folder, path → text, to show a refused action wrote nothing. */
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!fs.existsSync(dir)) return out;
-  for (const rel of fs.readdirSync(dir, { recursive: true }).map(String)) {
-    const file = path.join(dir, rel);
-    if (fs.statSync(file).isFile()) out.set(rel, fs.readFileSync(file, 'utf8'));
-  }
-  return out;
-}
 
 describe('Restricted Mode (untrusted workspace)', () => {
   let api: GsdExtensionApi;
@@ -54,13 +44,13 @@ describe('Restricted Mode (untrusted workspace)', () => {
     await config().update('dispatch.target', 'terminal', vscode.ConfigurationTarget.Global);
     // The setting is in effect here (user settings are not restricted): the refusal is the trust check's.
     assert.equal(config().get('dispatch.target'), 'terminal');
-    const before = snapshot(root);
+    const before = snapshotTree(root);
     const terminals = vscode.window.terminals.length;
     const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.nextUnit'));
     // What the user sees first: the refusal, no terminal, no file.
     assert.deepEqual(messages, ['GSD: dispatching to a terminal runs a command, which is refused in an untrusted workspace. Trust the workspace, or set gsdReviewLoop.dispatch.target to "editor".']);
     assert.equal(vscode.window.terminals.length, terminals);
-    assert.deepEqual(snapshot(root), before);
+    assert.deepEqual(snapshotTree(root), before);
     assert.equal(result!.target, null);
     const view = await captureWorkbench('terminal-refused', ['refused in an untrusted workspace']);
     if (!view) return this.skip();
@@ -77,19 +67,19 @@ describe('Restricted Mode (untrusted workspace)', () => {
     assert.ok(titles.includes('Show in review panel'), titles.join(' | '));
     assert.ok(!titles.includes('Replan slice'), titles.join(' | '));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    const before = snapshot(gsdDir);
+    const before = snapshotTree(gsdDir);
     const { result, messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.replanSlice', summary));
     assert.equal(result, undefined);
     assert.deepEqual(messages, ['GSD: dispatching a replan is refused in an untrusted workspace.']);
-    assert.deepEqual(snapshot(gsdDir), before);
+    assert.deepEqual(snapshotTree(gsdDir), before);
   });
 
   it('refuses to install agent hooks, says so, and writes nothing in the folder', async () => {
-    const before = snapshot(root);
+    const before = snapshotTree(root);
     const { result, messages } = await notificationsDuring(() => api.installAgentHooks(api.workspace.list()[0]));
     assert.deepEqual(messages, ['GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.']);
     // No .github/hooks, .claude/settings.json or .vscode/mcp.json: nothing anywhere in the folder.
-    assert.deepEqual(snapshot(root), before);
+    assert.deepEqual(snapshotTree(root), before);
     assert.equal(result, undefined);
   });
 
@@ -134,10 +124,10 @@ module.exports = function (api) {
     assert.ok(shown, 'no thread on src/rules-file.ts');
     assert.equal(shown.thread.range?.start.line, 56);
     assert.equal(shown.thread.contextValue, 'gsdReviewLoop.finding.open', 'no write actions in Restricted Mode');
-    const before = snapshot(gsdDir);
+    const before = snapshotTree(gsdDir);
     assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.markFindingResolved', shown.thread), 'refused');
     assert.equal(await vscode.commands.executeCommand('gsdReviewLoop.addFindingToPendingActions', shown.thread), 'refused');
-    assert.deepEqual(snapshot(gsdDir), before);
+    assert.deepEqual(snapshotTree(gsdDir), before);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

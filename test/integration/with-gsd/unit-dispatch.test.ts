@@ -10,6 +10,7 @@ import { EXTENSION_ID } from '../helpers/extension';
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
+import { snapshotTree } from '../../unit/helpers/folder-snapshot';
 
 const M2 = 'M002-k7q2xz';
 
@@ -160,11 +161,9 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'A note typed but not saved.\n');
     await vscode.workspace.applyEdit(edit);
-    // Every file under .gsd, as text: "writes nothing" covers the prompt file and dispatch state too.
+    // Every file under .gsd: "writes nothing" covers the prompt file and dispatch state too.
     const gsdDir = api.workspace.list()[0].project.gsdDir;
-    const gsdFiles = () => new Map(fs.readdirSync(gsdDir, { recursive: true, encoding: 'utf8' })
-      .filter((rel) => fs.statSync(path.join(gsdDir, rel)).isFile())
-      .map((rel) => [rel, fs.readFileSync(path.join(gsdDir, rel), 'utf8')]));
+    const gsdFiles = () => snapshotTree(gsdDir);
     const filesBefore = gsdFiles();
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
     const tabsBefore = tabs();
