@@ -1,6 +1,7 @@
 // Builds the extension, the CLI, the integration tests and the hook authors' dist/gsd-hooks.d.ts. `--production` minifies (with source
 // maps), `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
@@ -64,6 +65,14 @@ if (watch) {
   fs.rmSync('dist', { recursive: true, force: true });
   await Promise.all(builds.map((b) => esbuild.build(b)));
   fs.chmodSync('dist/cli.js', 0o755);
+  // The launcher reads the CLI bundle as a one-byte string only when it is ASCII (src/cli-launcher.ts).
+  // Minified, esbuild escapes non-ASCII text except inside regular expressions: those are written as
+  // \u escapes. (A development build keeps comments, some not ASCII: it starts a little slower.)
+  const cliMain = fs.readFileSync('dist/cli-main.js');
+  if (production && !isAscii(cliMain)) {
+    const at = cliMain.findIndex((b) => b > 0x7f);
+    throw new Error(`dist/cli-main.js is not ASCII (byte ${at}: …${cliMain.subarray(Math.max(0, at - 40), at + 8).toString('utf8')}…): write that character as a \\u escape in the source`);
+  }
   // Hook authors' declarations (the front door, one file); not in --watch, where only code changes.
   fs.writeFileSync(path.join('dist', HOOK_TYPES_FILE), bundleHookTypes());
 }

@@ -7,6 +7,7 @@
 // (`node -e 0`: 23 ms); the v8-compile-cache package caches before running and measured no gain
 // either. A missing, stale or unwritable cache only loses the speed-up: the CLI then loads as a
 // plain require.
+import { isAscii } from 'node:buffer';
 import * as fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -51,8 +52,18 @@ function saveCodeCache(file: string, build: string, script: vm.Script): void {
   }
 }
 
+/**
+ * The bundle as V8 wants it: built ASCII-only (esbuild.mjs checks), it becomes a one-byte string,
+ * read without UTF-8 decoding, half the bytes for V8 to hash and keep. A non-ASCII byte would make
+ * the whole source a two-byte string (1.6 ms more per `next --json`, Node 22).
+ */
+function readBundle(): string {
+  const bytes = fs.readFileSync(MAIN);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
 function withVmCodeCache(): Run {
-  const source = fs.readFileSync(MAIN, 'utf8');
+  const source = readBundle();
   const stat = fs.statSync(MAIN);
   const build = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
   const cacheFile = path.join(CACHE_DIR, `cli-main-${process.version}-${process.arch}-${build}-${commandOfArgs(process.argv.slice(2))}.bin`);

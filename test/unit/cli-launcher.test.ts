@@ -2,6 +2,7 @@
 // ever change speed: these runs check that output, errors and ES-module user hooks are the same with
 // no cache, a fresh one, a corrupt one, and none possible.
 import * as assert from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -69,6 +70,26 @@ describe('gsd-review launcher (V8 code cache)', function () {
     assert.match(cli(script, ['complete', '--root', root]).stderr, /gsd-review: /);
     assert.equal(fs.existsSync(stale), false);
     assert.ok(cacheFiles(cacheDir).some((f) => f.endsWith('-complete.bin')));
+  });
+
+  it('decodes the bundle as UTF-8 unless it is ASCII, with and without its cache', async () => {
+    const { script } = await cliCopy();
+    const main = path.join(path.dirname(script), 'cli-main.js');
+    // The production bundle is ASCII (esbuild.mjs refuses one that is not) and is read as one-byte
+    // text; a bundle with UTF-8 in it (a development build keeps comments) read so would print mojibake.
+    const bundles = {
+      ascii: "process.stdout.write('Verdict \\u2705 \\u2014 r\\u00e9sum\\u00e9\\n');\n",
+      utf8: "// “a comment”\nprocess.stdout.write('Verdict ✅ — résumé\\n');\n",
+    };
+    for (const [kind, source] of Object.entries(bundles)) {
+      fs.writeFileSync(main, source);
+      assert.equal(isAscii(fs.readFileSync(main)), kind === 'ascii');
+      for (const run of ['no cache', 'its cache']) {
+        const r = cli(script, ['next']);
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.stdout, 'Verdict ✅ — résumé\n', `${kind} bundle, ${run}`);
+      }
+    }
   });
 
   it('still runs when no cache can be written', async () => {

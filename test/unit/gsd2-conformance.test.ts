@@ -190,6 +190,19 @@ describe('GSD-2 conformance: the seven rules', () => {
     assert.deepEqual(decisionOf(index.state()), decisionOf(s));
   });
 
+  it('reads a verdict the validation states in its body, after a check mark, as GSD-2 does', () => {
+    // GSD-2's verdict-parser.ts: with no `verdict:` key, `**Verdict:** ✅ needs-attention` in the body.
+    const root = writeTree({
+      '.gsd/milestones/M001/M001-CONTEXT.md': context('M001', 'Notifications'),
+      '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Notifications', [{ id: 'S01', title: 'Email', done: true }]),
+      '.gsd/milestones/M001/M001-VALIDATION.md': '# M001 validation\n\n**Verdict:** ✅ needs-attention\n\nThe digest email is not sent on weekends.\n',
+      '.gsd/milestones/M002/M002-CONTEXT.md': context('M002', 'Digest'),
+      '.gsd/milestones/M002/M002-ROADMAP.md': roadmap('M002', 'Digest', [{ id: 'S01', title: 'Weekly digest' }]),
+    });
+    const s = expectState(root, { phase: 'planning', milestone: 'M002', slice: 'S01', blockers: 0 });
+    assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'parked'], ['M002', 'active']]);
+  });
+
   it('is pre-planning, not complete, when every milestone left is parked', () => {
     const root = writeTree({
       ...finishedM001,

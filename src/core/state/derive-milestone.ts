@@ -76,7 +76,8 @@ function summaryOutcome(text: string, file: string): { terminal: boolean; title?
 
 function validationVerdict(text: string, file: string): { verdict: string | null; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
-  let v = fmString(fm.data, 'verdict') ?? /\*\*Verdict:?\*\*:?\s*(?:✅\s*)?([\w-]+)/i.exec(fm.body)?.[1];
+  // ✅ as \u2705: the CLI bundle stays ASCII (esbuild.mjs).
+  let v = fmString(fm.data, 'verdict') ?? /\*\*Verdict:?\*\*:?\s*(?:\u2705\s*)?([\w-]+)/i.exec(fm.body)?.[1];
   if (v) v = v.toLowerCase() === 'passed' ? 'pass' : v.toLowerCase();
   return { verdict: v ?? null, diagnostics: fm.diagnostics };
 }

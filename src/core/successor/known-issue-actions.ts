@@ -15,7 +15,8 @@ export interface KnownIssueLine {
 // Matched on the line without its trailing blanks, the text running to the end: `(.+?)\s*$` is
 // quadratic on a long line. A bullet with nothing after it is no issue.
 const BULLET = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[([ xX])\]\s+)?(\S.*)$/;
-const EMPTY = /^(none\.?|n\/a\.?|-|—)$/i;
+// An em dash as \u2014: the CLI bundle stays ASCII (esbuild.mjs).
+const EMPTY = /^(none\.?|n\/a\.?|-|\u2014)$/i;
 const HEADING = /^#{1,6}\s/;
 
 /** The known issues of a free-text block; `firstLine` numbers its lines in the file. */
