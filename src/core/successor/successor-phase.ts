@@ -21,8 +21,8 @@ export function entryClass(entry: { extensions: Record<string, unknown> }): Stat
 
 const ref = (e: { id: string; title: string }): ActiveRef => ({ id: e.id, title: e.title });
 
-/** A dependency on a slice the milestone does not list is taken as met (slice-eligibility.ts says why). */
-const SUCCESSOR_SLICE_ORDER: SliceOrder<SliceEntry> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends, unknownDependency: 'met' };
+/** A dependency on a slice the milestone does not list waits, as in gsd-pi (slice-eligibility.ts). */
+const SUCCESSOR_SLICE_ORDER: SliceOrder<SliceEntry> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends };
 
 function latestCycle(task: TaskEntry): SuccessorReviewCycle | undefined {
   const cycles = task.reviews as SuccessorReviewCycle[];
