@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { UnreadableFileError } from '../files/bounded-read';
 import { gsdRelative, OutsideGsdError } from '../files/confine';
 import { defaultDecision } from './default-dispatch';
+import { deepFreeze } from '../model/deep-freeze';
 import { activeUnits } from '../model/find-unit';
 import { personTurn } from '../model/person-turn';
 import {
@@ -59,14 +60,6 @@ export interface DecisionOptions {
   signal?: AbortSignal;
   log?: HookLog;
   now?: () => Date;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** Each hook's view of its own per-unit state across the project, when it gives no summary of its own. */

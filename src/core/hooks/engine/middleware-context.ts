@@ -2,6 +2,7 @@
 import type { HookStateHandle } from './hook-state';
 import type { ChainHost, DeepReadonly, DispatchDecision, HookDiagnostic, HookLog, HookTrace, MiddlewareContext, UnitDecision, UnitResult } from './middleware-types';
 import type { GSDState } from '../../model/types';
+import { deepFreeze } from '../../model/deep-freeze';
 
 /** What a context needs of its run: the host, and the decision and ignored ones the run shares. */
 export interface ContextRun {
@@ -25,14 +26,6 @@ function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
   if (value.reason !== undefined) copy.reason = value.reason;
   if (data !== undefined) copy.data = data;
   return Object.freeze(copy);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 function firstLine(error: unknown): string {
