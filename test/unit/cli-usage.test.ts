@@ -69,7 +69,7 @@ describe('lazy state --json marks what it did not read', function () {
     gsd = await buildCli();
   });
 
-  it('the sample: the complete milestone and the slices outside the active one have null progress, not 0/0', () => {
+  it('the sample: the complete milestone, the one after the active one and the slices outside the active one have null progress, not 0/0', () => {
     const root = copySample();
     const lazy = cli(gsd, ['state', '--json', '--root', root]);
     const full = cli(gsd, ['state', '--json', '--full', '--root', root]);
@@ -86,10 +86,10 @@ describe('lazy state --json marks what it did not read', function () {
     assert.deepEqual(m2.slices.map((s: { id: string; planLoaded: boolean; progress: unknown; tasks: unknown[] | null }) => [s.id, s.planLoaded, s.progress, s.tasks && s.tasks.length]),
       [['S01', false, null, null], ['S02', true, { done: 2, total: 3 }, 3], ['S03', false, null, null]]);
     assert.deepEqual(full.json.milestones[1].slices[0].progress, { done: 2, total: 2 });
-    // M003 is unfinished, so (as GSD-2 does for depends_on) it is read whole: it has no roadmap yet, so
-    // 0/0 here is data (nothing planned), and the full read says the same.
-    assert.deepEqual([m3.id, m3.roadmapLoaded, m3.progress], ['M003', true, { done: 0, total: 0 }]);
-    assert.deepEqual(full.json.milestones[2].progress, m3.progress);
+    // M003 comes after the active milestone and has no validation: pending whatever its roadmap and
+    // CONTEXT say, so they are not opened. Its title is its id; the full read has it from CONTEXT.
+    assert.deepEqual([m3.id, m3.status, m3.roadmapLoaded, m3.slices, m3.progress, m3.title], ['M003', 'pending', false, null, null, 'M003']);
+    assert.deepEqual([full.json.milestones[2].status, full.json.milestones[2].progress, full.json.milestones[2].title], ['pending', { done: 0, total: 0 }, 'Budget alerts']);
     // What both read agrees.
     assert.deepEqual(lazy.json.progress, full.json.progress);
     assert.equal(lazy.json.phase, full.json.phase);

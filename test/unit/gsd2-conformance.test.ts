@@ -203,6 +203,35 @@ describe('GSD-2 conformance: the seven rules', () => {
     assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'parked'], ['M002', 'active']]);
   });
 
+  it('after the active milestone: validated with every slice done is complete, needs-attention parks, anything else is pending', () => {
+    const done = (id: string, title: string) => roadmap(id, title, [{ id: 'S01', title: 'Only slice', done: true }]);
+    const root = writeTree({
+      '.gsd/milestones/M001/M001-CONTEXT.md': context('M001', 'Search'),
+      '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Search', [{ id: 'S01', title: 'Index' }]),
+      '.gsd/milestones/M002/M002-ROADMAP.md': done('M002', 'Export'),
+      '.gsd/milestones/M002/M002-VALIDATION.md': validation('pass'),
+      '.gsd/milestones/M003/M003-ROADMAP.md': done('M003', 'Import'),
+      '.gsd/milestones/M003/M003-VALIDATION.md': validation('needs-remediation'),
+      '.gsd/milestones/M004/M004-ROADMAP.md': done('M004', 'Sharing'),
+      '.gsd/milestones/M004/M004-VALIDATION.md': validation('needs-attention'),
+      '.gsd/milestones/M005/M005-CONTEXT.md': context('M005', 'Themes', ['M001']),
+      '.gsd/milestones/M005/M005-ROADMAP.md': done('M005', 'Themes'),
+      '.gsd/milestones/M006/M006-ROADMAP.md': roadmap('M006', 'Billing', [{ id: 'S01', title: 'Plans' }]),
+      '.gsd/milestones/M006/M006-VALIDATION.md': validation('pass'),
+    });
+    // GSD-2: once a milestone is active, a later one is complete only when its roadmap is done and a
+    // verdict other than needs-remediation was given; with needs-attention it is parked.
+    const s = expectState(root, { phase: 'planning', milestone: 'M001', slice: 'S01', blockers: 0 });
+    assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [
+      ['M001', 'active'], ['M002', 'complete'], ['M003', 'pending'], ['M004', 'parked'], ['M005', 'pending'], ['M006', 'pending'],
+    ]);
+    // The lazy read opened the roadmaps those statuses rest on, and no other (M005: pending whatever it says).
+    const lazy = lazyState(root).state.milestones.map((m) => [m.id, m.status, m.roadmapLoaded]);
+    assert.deepEqual(lazy, [
+      ['M001', 'active', true], ['M002', 'complete', true], ['M003', 'pending', false], ['M004', 'parked', true], ['M005', 'pending', false], ['M006', 'pending', true],
+    ]);
+  });
+
   it('is pre-planning, not complete, when every milestone left is parked', () => {
     const root = writeTree({
       ...finishedM001,

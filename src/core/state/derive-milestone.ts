@@ -89,11 +89,11 @@ function contextDeps(text: string, file: string): { deps: string[]; title?: stri
 }
 
 /**
- * How much of a milestone to read. `status`: what GSD's status rules need. A milestone whose summary
- * says complete needs only its validation verdict (and its roadmap when that verdict is
- * needs-attention, which parks a milestone whose slices are all done); any other milestone is read
- * whole. `all`: every file, for the panel. The lazy path asks for `status` and so reads completed
- * milestones only as far as their summary and validation.
+ * How much of a milestone to read. `status`: its summary and validation verdict (and its roadmap when
+ * that verdict is needs-attention, which parks a milestone whose slices are all done), which settle a
+ * completed milestone and one after the active one; the lazy path reads the rest of a milestone only
+ * when GSD's status rules ask for it (derive-state.ts pickActiveMilestone). `all`: every file, for
+ * the panel.
  */
 export type MilestoneDepth = 'status' | 'all';
 
@@ -139,10 +139,7 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
     diagnostics.push(...v.diagnostics);
     part.validationVerdict = v.value?.verdict ?? null;
   }
-  // A completed milestone matters to the status rules only if needs-attention parks it (which takes a
-  // complete roadmap); anything else about it is for the panel.
-  const whole = depth === 'all' || !part.summaryTerminal;
-  if (whole) part.depth = 'all';
+  const whole = depth === 'all';
   const ctxPath = contextFile ?? draftFile;
   let contextTitle: string | undefined;
   if (ctxPath && whole) {

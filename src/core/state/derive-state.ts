@@ -153,8 +153,8 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
 }
 
 /**
- * Every milestone folder GSD counts, each read as deep as needed: only as far as the status rules
- * need on the lazy path (the active one is read in full later), all of it otherwise.
+ * Every milestone folder GSD counts: on the lazy path only its summary and validation (the status
+ * rules read more where they need it), all of it otherwise.
  */
 function readMilestones(gsdDir: string, source: PartSource, lazy: boolean, diagnostics: Diagnostic[]): MilestonePart[] {
   const { files } = source;
@@ -176,27 +176,32 @@ function readMilestones(gsdDir: string, source: PartSource, lazy: boolean, diagn
  * The milestone registry and the active milestone, by GSD's rules: the first milestone not complete
  * (a SUMMARY that does not report failure) whose dependencies are complete; dependencies are checked
  * only while its slices are unfinished, and a validation verdict of needs-attention parks a milestone
- * whose slices are all done. The active milestone is read in full, in place in `parts`.
+ * whose slices are all done. A milestone the rules need whole (its roadmap, its dependencies) is
+ * read in full, in place in `parts`: every open one up to the active one, and after it only one
+ * whose validation verdict could make it complete. The others after it are pending whatever their
+ * roadmap says, so the lazy path leaves it unread (on 10,000 tasks, 2.6 ms of `next --json`).
  */
 function pickActiveMilestone(parts: MilestonePart[], source: PartSource): { statuses: Map<string, MilestoneEntry['status']>; active: MilestonePart | null } {
   const completeIds = new Set(parts.filter((p) => !p.parked && p.summaryTerminal).map((p) => p.id));
   const statuses = new Map<string, MilestoneEntry['status']>();
   let active: MilestonePart | null = null;
   const depsUnmet = (p: MilestonePart) => p.dependsOn.some((d) => !completeIds.has(d));
-  for (const [i, p] of parts.entries()) {
+  const verdictMayComplete = (p: MilestonePart) => p.validationVerdict !== null && p.validationVerdict !== 'needs-remediation';
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].depth !== 'all' && !parts[i].parked && !parts[i].summaryTerminal && (!active || verdictMayComplete(parts[i]))) {
+      parts[i] = source.milestone(parts[i].id, parts[i].dir, 'all');
+    }
+    const p = parts[i];
     let status: MilestoneEntry['status'];
     const slicesDone = p.roadmap !== null && roadmapComplete(p.roadmap);
     if (p.parked) status = 'parked';
     else if (slicesDone && p.validationVerdict === 'needs-attention') status = 'parked';
     else if (p.summaryTerminal) status = 'complete';
-    else if (active) status = slicesDone && p.validationVerdict !== null && p.validationVerdict !== 'needs-remediation' ? 'complete' : 'pending';
+    else if (active) status = slicesDone && verdictMayComplete(p) ? 'complete' : 'pending';
     else if (!slicesDone && depsUnmet(p)) status = 'pending';
     else status = 'active';
     statuses.set(p.id, status);
-    if (status === 'active') {
-      active = p.depth === 'all' ? p : source.milestone(p.id, p.dir, 'all');
-      parts[i] = active;
-    }
+    if (status === 'active') active = p;
   }
   return { statuses, active };
 }
