@@ -59,7 +59,7 @@ export function listMilestones(files: ProjectFiles, gsdDir: string, diagnostics:
     if (!e.isDirectory) continue;
     const id = milestoneIdFromDir(e.name);
     if (!id) continue;
-    const dir = path.join(root, e.name);
+    const dir = index!.join(e.name);
     const existing = byId.get(id);
     if (existing) {
       // GSD prefers the bare id folder; keep the one whose name is the id itself.
