@@ -203,6 +203,32 @@ describe('GSD-2 conformance: the seven rules', () => {
     assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'parked'], ['M002', 'active']]);
   });
 
+  it('takes the validation verdict as GSD-2\'s extractVerdict does: a frontmatter decides alone, the body only without one', () => {
+    // verdict-parser.ts at 76568edc: `^---\\n(…)\\n---` then `verdict:\\s*([\\w-]+)` in it; without a
+    // block, `\\*\\*Verdict:?\\*\\*\\s*(?:✅\\s*)?(\\w[\\w-]*)` in the text. No verdict: validate again.
+    const cases: Array<[string, string, string]> = [
+      ['a frontmatter without verdict hides the body\'s', '---\nremediation_round: 1\n---\n\n**Verdict:** needs-attention\n', 'validating-milestone'],
+      ['a quoted verdict is not read', '---\nverdict: "needs-attention"\n---\n\n# Validation\n', 'validating-milestone'],
+      ['a CRLF frontmatter is no block to GSD-2, and its body has no **Verdict**', '---\r\nverdict: needs-attention\r\n---\r\n\r\n# Validation\r\n', 'validating-milestone'],
+      ['a colon after the bold is no verdict', '# Validation\n\n**Verdict**: needs-attention\n', 'validating-milestone'],
+      ['the body\'s verdict, without frontmatter', '# Validation\n\n**Verdict** needs-attention\n', 'parked'],
+      ['`verdict:` anywhere in the block, Passed as pass', '---\nuat_verdict: Passed\n---\n', 'completing-milestone'],
+    ];
+    for (const [why, text, want] of cases) {
+      const root = writeTree({
+        '.gsd/milestones/M001/M001-CONTEXT.md': context('M001', 'Alerts'),
+        '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Alerts', [{ id: 'S01', title: 'Email alerts', done: true }]),
+        '.gsd/milestones/M001/M001-VALIDATION.md': text,
+      });
+      if (want === 'parked') {
+        const s = expectState(root, { phase: 'pre-planning', milestone: null, blockers: 0 });
+        assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'parked']], why);
+      } else {
+        expectState(root, { phase: want, milestone: 'M001', blockers: 0 });
+      }
+    }
+  });
+
   it('after the active milestone: validated with every slice done is complete, needs-attention parks, anything else is pending', () => {
     const done = (id: string, title: string) => roadmap(id, title, [{ id: 'S01', title: 'Only slice', done: true }]);
     const root = writeTree({

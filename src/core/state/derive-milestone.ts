@@ -74,12 +74,20 @@ function summaryOutcome(text: string, file: string): { terminal: boolean; title?
   return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
+// GSD-2's extractVerdict (verdict-parser.ts at 76568edc), on the file as read: a frontmatter block
+// as it matches one (`---` and LF, so not after a BOM or with CRLF) decides alone, by its first
+// `verdict:`, quoted values not taken; only without one, a `**Verdict:**` of the body counts.
+const GSD2_FRONTMATTER = /^---\n([\s\S]*?)\n---/;
+const FRONTMATTER_VERDICT = /verdict:\s*([\w-]+)/i;
+// ✅ as \u2705: the CLI bundle stays ASCII (esbuild.mjs).
+const BODY_VERDICT = /\*\*Verdict:?\*\*\s*(?:\u2705\s*)?(\w[\w-]*)/i;
+
 function validationVerdict(text: string, file: string): { verdict: string | null; diagnostics: Diagnostic[] } {
+  // Parsed for its diagnostics (broken YAML shows in Problems); the verdict is GSD-2's reading.
   const fm = parseFrontmatter(text, file);
-  // ✅ as \u2705: the CLI bundle stays ASCII (esbuild.mjs).
-  let v = fmString(fm.data, 'verdict') ?? /\*\*Verdict:?\*\*:?\s*(?:\u2705\s*)?([\w-]+)/i.exec(fm.body)?.[1];
-  if (v) v = v.toLowerCase() === 'passed' ? 'pass' : v.toLowerCase();
-  return { verdict: v ?? null, diagnostics: fm.diagnostics };
+  const block = GSD2_FRONTMATTER.exec(text);
+  const v = (block ? FRONTMATTER_VERDICT.exec(block[1]) : BODY_VERDICT.exec(text))?.[1].toLowerCase();
+  return { verdict: v === undefined ? null : v === 'passed' ? 'pass' : v, diagnostics: fm.diagnostics };
 }
 
 function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
