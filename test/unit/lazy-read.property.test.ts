@@ -1,7 +1,8 @@
 // The lazy read (the CLI's `next`, `hook` and `state`) opens only what GSD's rules need for the
 // active unit; the full read (the panel) opens everything. On random milestone registries (summaries
 // that succeed or fail, validation verdicts, PARKED files, dependencies, done and open roadmaps,
-// CONTEXT drafts and ghost folders) both must reach the same decision and the same statuses. The
+// CONTEXT drafts, ghost folders, hook state in sidecars) both must reach the same decision, statuses
+// and milestone hook state. The
 // full read is the reference: it is the one checked against GSD-2's own corpus (npm run conformance).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -17,6 +18,8 @@ interface MilestoneSpec {
   summary: 'none' | 'complete' | 'failed';
   validation: 'none' | 'pass' | 'needs-remediation' | 'needs-attention';
   parked: boolean;
+  /** A hook keeps state on the milestone (its sidecar, `M001-HOOKS.md`). */
+  hookState: boolean;
 }
 
 const milestoneSpec: fc.Arbitrary<MilestoneSpec> = fc.record({
@@ -26,6 +29,7 @@ const milestoneSpec: fc.Arbitrary<MilestoneSpec> = fc.record({
   summary: fc.constantFrom('none', 'none', 'complete', 'failed'),
   validation: fc.constantFrom('none', 'none', 'pass', 'needs-remediation', 'needs-attention'),
   parked: fc.constantFrom(false, false, false, true),
+  hookState: fc.constantFrom(false, false, true),
 });
 
 function treeOf(specs: MilestoneSpec[]): Tree {
@@ -47,6 +51,7 @@ function treeOf(specs: MilestoneSpec[]): Tree {
     if (m.summary !== 'none') tree[`${dir}-SUMMARY.md`] = `---\nid: ${id}\nstatus: ${m.summary}\n---\n\n# ${id}: Feature ${i + 1}\n\nWhat happened.\n`;
     if (m.validation !== 'none') tree[`${dir}-VALIDATION.md`] = `---\nverdict: ${m.validation}\n---\n\n# Validation\n`;
     if (m.parked) tree[`${dir}-PARKED.md`] = '# Parked\n\nLater.\n';
+    if (m.hookState) tree[`${dir}-HOOKS.md`] = `---\nextensions:\n  release-notes:\n    queued: true\n    after: ${id}\n---\n\n# Hook state of milestone ${id}\n`;
     // A folder with none of CONTEXT, ROADMAP or SUMMARY is a ghost GSD skips: keep it on disk.
     if (!Object.keys(tree).some((f) => f.startsWith(`.gsd/milestones/${id}/`))) tree[`.gsd/milestones/${id}/META.json`] = '{}\n';
   });
@@ -62,6 +67,8 @@ describe('the lazy read reaches the decision the full read reaches (random regis
           const full = fullState(root);
           const lazy = lazyState(root).state;
           assert.deepEqual(decisionOf(lazy), decisionOf(full));
+          // A hook's state on any milestone is there in both reads, opened whole or not.
+          assert.deepEqual(lazy.milestones.map((m) => [m.id, m.extensions]), full.milestones.map((m) => [m.id, m.extensions]));
           // Whatever the lazy read did open, it read as the full read did.
           for (const m of lazy.milestones) {
             if (!m.roadmapLoaded) continue;

@@ -168,9 +168,10 @@ export function deriveMilestonePart(files: ProjectFiles, id: string, dirPath: st
       part.extensions = r.value.extensions;
     }
   }
-  // Hook state lives in the milestone's sidecar; blocks an older version left in the roadmap are
-  // read until they are moved (the sidecar's win).
-  const sidecar = whole && dir.entries.some((e) => e.isFile && isSidecarName(e.name)) ? dir.file(id, SIDECAR_SUFFIX) : null;
+  // Hook state lives in the milestone's sidecar, read at any depth (a hook may keep state on a
+  // milestone the lazy read does not open whole); blocks an older version left in the roadmap are
+  // read with the roadmap, until they are moved (the sidecar's win).
+  const sidecar = dir.entries.some((e) => e.isFile && isSidecarName(e.name)) ? dir.file(id, SIDECAR_SUFFIX) : null;
   if (sidecar) {
     const s = files.parse(sidecar, (text, file) => {
       const fm = parseFrontmatter(text, file);
