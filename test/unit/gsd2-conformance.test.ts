@@ -203,6 +203,29 @@ describe('GSD-2 conformance: the seven rules', () => {
     assert.deepEqual(s.milestones.map((m) => [m.id, m.status]), [['M001', 'parked'], ['M002', 'active']]);
   });
 
+  it('completes a milestone by its SUMMARY as GSD-2\'s classifier does: a closed status wins, then failure signals', () => {
+    // milestone-summary-classifier.ts at 76568edc, with status-guards.ts isClosedStatus (complete,
+    // done, skipped, closed). A failed SUMMARY leaves the milestone to be completed again.
+    const cases: Array<[string, string, string]> = [
+      ['skipped is closed, whatever the body says', '---\nstatus: skipped\n---\n\n# M001: Alerts\n\nVerification failed twice, then the scope moved.\n', 'complete'],
+      ['completed is no closed status: the BLOCKER heading decides', '---\nstatus: completed\n---\n\n# M001: Alerts\n\n# BLOCKER\n\nThe SMTP relay is down.\n', 'completing-milestone'],
+      ['passed is no closed status either', '---\nstatus: passed\n---\n\n# M001: Alerts\n\nverification failed on CI\n', 'completing-milestone'],
+      ['auto-mode recovery wrote it', '# M001: Alerts\n\nAuto-mode recovery failed after 3 attempts.\n', 'completing-milestone'],
+      ['an outcome line says not complete', '# M001: Alerts\n\nOutcome: not complete\n', 'completing-milestone'],
+      ['a handwritten summary with no signal stays terminal', '# M001: Alerts\n\nShipped email alerts.\n', 'complete'],
+    ];
+    for (const [why, text, want] of cases) {
+      const root = writeTree({
+        '.gsd/milestones/M001/M001-CONTEXT.md': context('M001', 'Alerts'),
+        '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Alerts', [{ id: 'S01', title: 'Email alerts', done: true }]),
+        '.gsd/milestones/M001/M001-VALIDATION.md': validation('pass'),
+        '.gsd/milestones/M001/M001-SUMMARY.md': text,
+      });
+      const s = expectState(root, { phase: want, milestone: want === 'complete' ? null : 'M001', blockers: 0 });
+      assert.equal(s.milestones[0].status, want === 'complete' ? 'complete' : 'active', why);
+    }
+  });
+
   it('takes the validation verdict as GSD-2\'s extractVerdict does: a frontmatter decides alone, the body only without one', () => {
     // verdict-parser.ts at 76568edc: `^---\\n(…)\\n---` then `verdict:\\s*([\\w-]+)` in it; without a
     // block, `\\*\\*Verdict:?\\*\\*\\s*(?:✅\\s*)?(\\w[\\w-]*)` in the text. No verdict: validate again.

@@ -61,17 +61,26 @@ function milestoneTitle(body: string): string | undefined {
   return text || undefined;
 }
 
-// A `# BLOCKER` line; blanks only within the line (`\s*` across lines backtracked on blank runs).
-const BLOCKER_HEADING = /^[ \t]*#[ \t]*BLOCKER\b/im;
+// Whether a milestone SUMMARY completes the milestone, as GSD-2 classifies it
+// (milestone-summary-classifier.ts at 76568edc): a closed status (status-guards.ts isClosedStatus)
+// does, a failed one does not, and otherwise any failure signal in the text says it failed. GSD-2's
+// line patterns start with `(?:^|\n)\s*`, which also skips blank lines and backtracks quadratically
+// on a long run of them; these match within one line.
+const CLOSED_STATUSES = ['complete', 'done', 'skipped', 'closed'];
+const FAILED_STATUSES = ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'];
+const FAILURE_SIGNALS = [
+  /^[ \t]*#[ \t]*BLOCKER\b/im,
+  /auto-mode recovery failed/i,
+  /verification\s+failed/i,
+  /^[ \t]*(?:status|verdict|outcome|result)[ \t]*[:=-][ \t]*not complete\b/im,
+];
 
 function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
   const status = fmString(fm.data, 'status')?.toLowerCase();
-  const failedStatus = status !== undefined && ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'].includes(status);
-  const failedBody = BLOCKER_HEADING.test(text) || /verification\s+failed/i.test(text);
-  const closedStatus = status !== undefined && ['complete', 'completed', 'done', 'closed', 'passed', 'success'].includes(status);
+  const terminal = status && CLOSED_STATUSES.includes(status) ? true : status && FAILED_STATUSES.includes(status) ? false : !FAILURE_SIGNALS.some((p) => p.test(text));
   const title = milestoneTitle(fm.body);
-  return { terminal: closedStatus || (!failedStatus && !failedBody), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+  return { terminal, ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
 // GSD-2's extractVerdict (verdict-parser.ts at 76568edc), on the file as read: a frontmatter block
