@@ -1,7 +1,8 @@
 // What one milestone folder says on its own: roadmap, summary, validation verdict, parked flag,
 // dependencies from its CONTEXT, and the hook state in the roadmap's frontmatter.
-import { fmRecord, fmString, fmStringList, parseFrontmatter } from '../parse/frontmatter';
+import { fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import { firstHeading, splitLines } from '../parse/markdown-sections';
+import { gsd2DependsOn, gsd2FrontmatterMap } from '../parse/gsd2-frontmatter-map';
 import type { DirIndex } from '../files/gsd-layout';
 import type { ProjectFiles } from './project-files';
 import { parseRoadmap, type Roadmap } from '../parse/roadmap';
@@ -63,7 +64,8 @@ function milestoneTitle(body: string): string | undefined {
 
 // Whether a milestone SUMMARY completes the milestone, as GSD-2 classifies it
 // (milestone-summary-classifier.ts at 76568edc): a closed status (status-guards.ts isClosedStatus)
-// does, a failed one does not, and otherwise any failure signal in the text says it failed. GSD-2's
+// does, a failed one does not, and otherwise any failure signal in the text says it failed. The
+// status is read as GSD-2 reads it (gsd2-frontmatter-map.ts); the YAML parse gives the diagnostics. GSD-2's
 // line patterns start with `(?:^|\n)\s*`, which also skips blank lines and backtracks quadratically
 // on a long run of them; these match within one line.
 const CLOSED_STATUSES = ['complete', 'done', 'skipped', 'closed'];
@@ -77,7 +79,8 @@ const FAILURE_SIGNALS = [
 
 function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
-  const status = fmString(fm.data, 'status')?.toLowerCase();
+  const raw = gsd2FrontmatterMap(text).status;
+  const status = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   const terminal = status && CLOSED_STATUSES.includes(status) ? true : status && FAILED_STATUSES.includes(status) ? false : !FAILURE_SIGNALS.some((p) => p.test(text));
   const title = milestoneTitle(fm.body);
   return { terminal, ...(title ? { title } : {}), diagnostics: fm.diagnostics };
@@ -102,7 +105,7 @@ function validationVerdict(text: string, file: string): { verdict: string | null
 function contextDeps(text: string, file: string): { deps: string[]; title?: string; diagnostics: Diagnostic[] } {
   const fm = parseFrontmatter(text, file);
   const title = milestoneTitle(fm.body);
-  return { deps: fmStringList(fm.data, 'depends_on'), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
+  return { deps: gsd2DependsOn(text), ...(title ? { title } : {}), diagnostics: fm.diagnostics };
 }
 
 /**
