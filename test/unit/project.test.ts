@@ -93,6 +93,26 @@ describe('openProject', () => {
       assert.equal(counter.n, 2);
     });
 
+    it('are loaded again when their files changed before the file watcher said so (a click right after an edit)', async () => {
+      const root = copySample();
+      prefs(root, 'version: 1\n');
+      const counter = { n: 0 };
+      const project = openProject(root, { builtins: [countingHook('counter', counter)], reading: 'incremental' });
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), ['counter']);
+      // Nothing told the project (no changed()): the edit is found by its time and size.
+      prefs(root, 'gsd_hooks:\n  disabled:\n    - counter\n');
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), []);
+      // So is our settings file, appearing and going.
+      prefs(root, 'version: 1\n');
+      fs.writeFileSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'), 'disabled:\n  - counter\n');
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), []);
+      fs.rmSync(path.join(root, '.gsd', 'gsd-review-loop.yaml'));
+      assert.deepEqual((await project.preview()).hooks.loaded.map((h) => h.name), ['counter']);
+      const before = counter.n;
+      await project.preview();
+      assert.equal(counter.n, before, 'unchanged files load nothing again');
+    });
+
     it('are loaded again after our settings file (.gsd/gsd-review-loop.yaml) changed', async () => {
       const root = copySample();
       prefs(root, 'version: 1\n');

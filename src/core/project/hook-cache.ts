@@ -1,8 +1,9 @@
 // The project's hooks, loaded once and kept: loaded again only when our settings file
-// (gsd-review-loop.yaml), PREFERENCES.md or a hook folder
-// under `.gsd/extensions/` changed (told through `changed`), when a user-level hook's entry file
-// changed on disk (checked by its time and size: that folder is outside what the watcher sees), or
-// when the workspace's trust changed. The loader itself (hooks/engine/hook-loader.ts) is unchanged.
+// (gsd-review-loop.yaml), PREFERENCES.md or a hook folder under `.gsd/extensions/` changed (told
+// through `changed`, and checked by time and size on each use: the file watcher can report an edit
+// after a click made right after it), when a user-level hook's entry file changed on disk (that
+// folder is outside what the watcher sees), or when the workspace's trust changed. The loader itself
+// (hooks/engine/hook-loader.ts) is unchanged.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
@@ -43,6 +44,8 @@ export class HookCache {
   private trustedWhenLoaded = false;
   /** Time and size of each user hook's entry file when it was loaded. */
   private entryStamps: Array<[string, string]> = [];
+  /** Time and size of the configuration's own files and the hook folders' folder when it was loaded. */
+  private configStamps: Array<[string, string]> = [];
   /** How many times the hooks were loaded (tests, the log). */
   loads = 0;
 
@@ -59,7 +62,12 @@ export class HookCache {
 
   private stale(): boolean {
     if (this.trustedWhenLoaded !== this.trusted()) return true;
-    return this.entryStamps.some(([file, stamp]) => stampOf(file) !== stamp);
+    return [...this.configStamps, ...this.entryStamps].some(([file, stamp]) => stampOf(file) !== stamp);
+  }
+
+  /** The files the configuration is read from, and `.gsd/extensions/` (its time changes as hook folders come and go). */
+  private configFiles(): string[] {
+    return [path.join(this.gsdDir, 'PREFERENCES.md'), path.join(this.gsdDir, SETTINGS_FILE), path.join(this.gsdDir, 'extensions')];
   }
 
   get(): Promise<ProjectHooks> {
@@ -67,8 +75,12 @@ export class HookCache {
     const trusted = this.trusted();
     this.trustedWhenLoaded = trusted;
     this.entryStamps = [];
+    // Read afresh, whether or not the watcher has told the project's files about the change yet.
+    const files = this.files();
+    for (const file of this.configFiles()) files.invalidateTree(file);
+    this.configStamps = this.configFiles().map((file) => [file, stampOf(file)]);
     this.loads++;
-    const loading = loadConfiguredHooks(this.files(), {
+    const loading = loadConfiguredHooks(files, {
       gsdDir: this.gsdDir,
       builtins: this.settings.builtins,
       trusted,
