@@ -48,12 +48,16 @@ export class HookCache {
   private configStamps: Array<[string, string]> = [];
   /** How many times the hooks were loaded (tests, the log). */
   loads = 0;
+  /** The files the configuration is read from, and `.gsd/extensions/` (its time changes as hook folders come and go). */
+  private readonly configFiles: readonly string[];
 
   constructor(
     private readonly gsdDir: string,
     private readonly files: () => ProjectFiles,
     private readonly settings: HookSettings,
-  ) {}
+  ) {
+    this.configFiles = [path.join(gsdDir, 'PREFERENCES.md'), path.join(gsdDir, SETTINGS_FILE), path.join(gsdDir, 'extensions')];
+  }
 
   private trusted(): boolean {
     const t = this.settings.trusted;
@@ -65,10 +69,6 @@ export class HookCache {
     return [...this.configStamps, ...this.entryStamps].some(([file, stamp]) => stampOf(file) !== stamp);
   }
 
-  /** The files the configuration is read from, and `.gsd/extensions/` (its time changes as hook folders come and go). */
-  private configFiles(): string[] {
-    return [path.join(this.gsdDir, 'PREFERENCES.md'), path.join(this.gsdDir, SETTINGS_FILE), path.join(this.gsdDir, 'extensions')];
-  }
 
   get(): Promise<ProjectHooks> {
     if (this.loading && !this.stale()) return this.loading;
@@ -77,8 +77,8 @@ export class HookCache {
     this.entryStamps = [];
     // Read afresh, whether or not the watcher has told the project's files about the change yet.
     const files = this.files();
-    for (const file of this.configFiles()) files.invalidateTree(file);
-    this.configStamps = this.configFiles().map((file) => [file, stampOf(file)]);
+    for (const file of this.configFiles) files.invalidateTree(file);
+    this.configStamps = this.configFiles.map((file) => [file, stampOf(file)]);
     this.loads++;
     const loading = loadConfiguredHooks(files, {
       gsdDir: this.gsdDir,

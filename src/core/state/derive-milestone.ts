@@ -1,5 +1,5 @@
 // What one milestone folder says on its own: roadmap, summary, validation verdict, parked flag,
-// dependencies from its CONTEXT, and the hook state in the roadmap's frontmatter.
+// dependencies from its CONTEXT, and the hook state in its sidecar (or an older version's roadmap).
 import { fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import { firstHeading, splitLines } from '../parse/markdown-sections';
 import { gsd2DependsOn, gsd2FrontmatterMap } from '../parse/gsd2-frontmatter-map';
@@ -65,9 +65,9 @@ function milestoneTitle(body: string): string | undefined {
 // Whether a milestone SUMMARY completes the milestone, as GSD-2 classifies it
 // (milestone-summary-classifier.ts at 76568edc): a closed status (status-guards.ts isClosedStatus)
 // does, a failed one does not, and otherwise any failure signal in the text says it failed. The
-// status is read as GSD-2 reads it (gsd2-frontmatter-map.ts); the YAML parse gives the diagnostics. GSD-2's
-// line patterns start with `(?:^|\n)\s*`, which also skips blank lines and backtracks quadratically
-// on a long run of them; these match within one line.
+// status is read as GSD-2 reads it (gsd2-frontmatter-map.ts); the YAML parse gives the diagnostics.
+// GSD-2's line patterns start with `(?:^|\n)\s*`, which also skips blank lines and backtracks
+// quadratically on a long run of them; these match within one line.
 const CLOSED_STATUSES = ['complete', 'done', 'skipped', 'closed'];
 const FAILED_STATUSES = ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'];
 const FAILURE_SIGNALS = [

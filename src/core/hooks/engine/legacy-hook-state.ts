@@ -14,7 +14,7 @@
 // whose PLAN holds a block again (say, an old branch checked out) has it moved when its state is next
 // written, and read from there meanwhile.
 import * as path from 'node:path';
-import { listMilestones } from '../../state/derive-state';
+import { listMilestones } from '../../state/milestone-folders';
 import type { ProjectFiles } from '../../state/project-files';
 import { FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatter-block';
 import type { GsdStore } from '../../files/gsd-store';

@@ -3,7 +3,7 @@
 // it (`T01-PLAN.md`, `S01-PLAN.md`, `M001-ROADMAP.md`, under `extensions` in the frontmatter) until
 // it is moved out (legacy-hook-state.ts).
 import * as path from 'node:path';
-import { listMilestones } from '../../state/derive-state';
+import { listMilestones } from '../../state/milestone-folders';
 import type { ProjectFiles } from '../../state/project-files';
 import { SIDECAR_SUFFIX, sidecarName, type UnitLevel } from './hook-sidecar';
 
