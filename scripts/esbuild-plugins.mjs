@@ -1,4 +1,5 @@
 // esbuild plugins shared by the build (esbuild.mjs) and the tests that bundle the CLI.
+import { createRequire } from 'node:module';
 
 // The `yaml` package (half of the CLI bundle) is needed only to write frontmatter. It gets a bundle
 // of its own, required at run time from beside the bundle that needs it, so the CLI's read-only
@@ -34,8 +35,12 @@ export const grayMatterOwnYaml = {
 // esbuild turns each `import * as fs from 'node:fs'` of a CommonJS bundle into its own copy of the
 // module's properties (`__toESM`): 91 copies in the CLI, a few ms of every `gsd-review` process.
 // The builtins our sources import whole (path, fs, os) go through one module of the bundle instead,
-// copied once. Named imports (`{ parseArgs } from 'node:util'`) are plain requires and stay so:
-// copying node:util's properties loads some thirty more modules on Node 22.
+// which names each export of the builtin (as this Node has them). With the names known, esbuild
+// writes `fs.readFileSync` as a property read of the builtin itself: no copy at all (an `export *`
+// still copied every property once, as getters: 0.3 ms of each start). A name the builtin lacks
+// fails the build. Named imports (`{ parseArgs } from 'node:util'`) are plain requires and stay so.
+const builtinExports = (name) => Object.keys(createRequire(import.meta.url)(name)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+
 export const oneCopyPerBuiltin = {
   name: 'one-copy-per-builtin',
   setup(build) {
@@ -43,7 +48,7 @@ export const oneCopyPerBuiltin = {
       args.kind === 'import-statement' && args.namespace === 'file' && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: args.path, namespace: 'one-copy-per-builtin' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'one-copy-per-builtin' }, (args) => ({
-      contents: `import m from ${JSON.stringify(args.path)};\nexport * from ${JSON.stringify(args.path)};\nexport default m;\n`,
+      contents: `export { ${builtinExports(args.path).join(', ')} } from ${JSON.stringify(args.path)};\n`,
       loader: 'js',
     }));
   },

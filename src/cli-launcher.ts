@@ -7,16 +7,18 @@
 // (`node -e 0`: 23 ms); the v8-compile-cache package caches before running and measured no gain
 // either. A missing, stale or unwritable cache only loses the speed-up: the CLI then loads as a
 // plain require.
+// Named imports: esbuild makes each `import * as` of a builtin a copy of its properties: four
+// copies at every start of every `gsd-review` process.
 import { isAscii } from 'node:buffer';
-import * as fs from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
 import { ESM_IMPORT, type EsmImport } from './core/hooks/engine/esm-import';
 
-const MAIN = path.join(__dirname, 'cli-main.js');
+const MAIN = join(__dirname, 'cli-main.js');
 /** Beside the bundle: owned by whoever installed it, and gone with that version of the bundle. */
-const CACHE_DIR = path.join(__dirname, '.v8-cache');
+const CACHE_DIR = join(__dirname, '.v8-cache');
 
 type Run = () => void;
 
@@ -34,18 +36,18 @@ function commandOfArgs(args: readonly string[]): string {
   return /^[a-z][a-z-]{0,30}$/.test(first) ? first : 'other';
 }
 
-function saveCodeCache(file: string, build: string, script: vm.Script): void {
+function saveCodeCache(file: string, build: string, script: Script): void {
   try {
     const data = script.createCachedData();
-    fs.mkdirSync(CACHE_DIR, { recursive: true, mode: 0o700 });
+    mkdirSync(CACHE_DIR, { recursive: true, mode: 0o700 });
     // Written aside and renamed: hooks of one agent session can start several processes at once.
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, data, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
     // Caches of earlier builds for this Node go; other Node versions and this build's other commands keep theirs.
     const stem = `cli-main-${process.version}-${process.arch}-`;
-    for (const name of fs.readdirSync(CACHE_DIR)) {
-      if (name.startsWith(stem) && !name.startsWith(stem + build + '-') && !name.endsWith('.tmp')) fs.rmSync(path.join(CACHE_DIR, name), { force: true });
+    for (const name of readdirSync(CACHE_DIR)) {
+      if (name.startsWith(stem) && !name.startsWith(stem + build + '-') && !name.endsWith('.tmp')) rmSync(join(CACHE_DIR, name), { force: true });
     }
   } catch {
     // A read-only install: every run compiles, as without a cache.
@@ -58,30 +60,30 @@ function saveCodeCache(file: string, build: string, script: vm.Script): void {
  * the whole source a two-byte string (1.6 ms more per `next --json`, Node 22).
  */
 function readBundle(): string {
-  const bytes = fs.readFileSync(MAIN);
+  const bytes = readFileSync(MAIN);
   return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 function withVmCodeCache(): Run {
   const source = readBundle();
-  const stat = fs.statSync(MAIN);
+  const stat = statSync(MAIN);
   const build = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
-  const cacheFile = path.join(CACHE_DIR, `cli-main-${process.version}-${process.arch}-${build}-${commandOfArgs(process.argv.slice(2))}.bin`);
+  const cacheFile = join(CACHE_DIR, `cli-main-${process.version}-${process.arch}-${build}-${commandOfArgs(process.argv.slice(2))}.bin`);
   let cached: Buffer | undefined;
   try {
-    cached = fs.readFileSync(cacheFile);
+    cached = readFileSync(cacheFile);
   } catch {
     cached = undefined;
   }
   // V8 checks the cache against this exact source and its own version and flags, and says so.
-  const script = new vm.Script(Module.wrap(source), { filename: MAIN, cachedData: cached });
+  const script = new Script(Module.wrap(source), { filename: MAIN, cachedData: cached });
   if (cached === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(cacheFile, build, script));
   return () => {
     const mod = new Module(MAIN);
     mod.filename = MAIN;
-    mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(MAIN));
+    mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(MAIN));
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-    wrapper.call(mod.exports, mod.exports, createRequire(MAIN), mod, MAIN, path.dirname(MAIN));
+    wrapper.call(mod.exports, mod.exports, createRequire(MAIN), mod, MAIN, dirname(MAIN));
     mod.loaded = true;
   };
 }
@@ -98,9 +100,9 @@ try {
   run = plain;
 }
 // Outside the try: an error of the CLI itself is the CLI's to report, not a reason to run it twice.
-if (!fs.existsSync(MAIN)) {
+if (!existsSync(MAIN)) {
   // A checkout whose build is partial or stale (dist/ is not committed): say so, not MODULE_NOT_FOUND.
-  process.stderr.write(`gsd-review: ${MAIN} is missing: build the CLI with \`npm run build\` in ${path.dirname(__dirname)}\n`);
+  process.stderr.write(`gsd-review: ${MAIN} is missing: build the CLI with \`npm run build\` in ${dirname(__dirname)}\n`);
   process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
 } else {
   try {

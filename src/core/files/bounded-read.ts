@@ -3,6 +3,7 @@
 // a byte is read. A FIFO does not block (opened non-blocking, then refused), `/dev/zero` or a huge
 // file is refused instead of filling memory.
 import * as fs from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 /** A file we will not read: not a regular file, or too large. Its message is the diagnostic. */
 export class UnreadableFileError extends Error {
@@ -18,10 +19,6 @@ export class UnreadableFileError extends Error {
 
 /** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
-
-// The calls of a read, taken once: through the bundle's namespace object each use was a getter call,
-// five per file of a full derive.
-const { openSync, readSync, fstatSync, readFileSync, closeSync } = fs;
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
