@@ -8,6 +8,8 @@ import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
 import { NoProjectError } from './core/state/derive-state';
 import { fail, finish, guardProcess } from './cli/process-exit';
+import { OPTIONS } from './cli/cli-options';
+import { plainArgs } from './cli/plain-args';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
@@ -31,23 +33,13 @@ options:
 
 export class UsageError extends Error {}
 
-const OPTIONS = {
-  root: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  full: { type: 'boolean', default: false },
-  apply: { type: 'boolean', default: false },
-  untrusted: { type: 'boolean', default: false },
-  event: { type: 'string' },
-  host: { type: 'string' },
-  user: { type: 'boolean', default: false },
-  'dry-run': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+
+type CliArgs = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
 
 /** The command word, found leniently (before the arguments are checked): `hook` must exit 0 even on bad options. */
 function commandOf(argv: string[]): string | undefined {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
+    return (plainArgs(argv, OPTIONS) ?? parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS })).positionals[0];
   } catch {
     return undefined;
   }
@@ -87,7 +79,10 @@ function checkRoot(root: string): void {
   if (!stat.isDirectory()) throw new UsageError(`--root ${root} is a file, not a folder; ${HELP_HINT}`);
 }
 
-function parse(argv: string[]) {
+function parse(argv: string[]): CliArgs {
+  const plain = plainArgs(argv, OPTIONS);
+  // The same answer parseArgs gives (test/unit/plain-args.property.test.ts), typed as its.
+  if (plain) return plain as CliArgs;
   try {
     return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
