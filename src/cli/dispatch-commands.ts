@@ -4,7 +4,7 @@ import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../core
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
-import { writeAnswer } from './process-exit';
+import { armDeadline, writeAnswer } from './process-exit';
 
 export interface DispatchCliOptions {
   root: string;
@@ -19,6 +19,7 @@ function open(o: DispatchCliOptions): Project {
     trusted: o.trusted,
     builtins: o.builtins,
     log: { info: () => undefined, warn: (m) => process.stderr.write(`gsd-review: ${m}\n`) },
+    beforeHookCode: armDeadline,
   });
 }
 

@@ -91,11 +91,25 @@ export function guardProcess(command: string | undefined): void {
   if (!ANSWERING_COMMANDS.has(command ?? '')) useStdoutStream();
   // The event loop emptied while the command was still waiting: a hook's promise that can never settle.
   process.on('beforeExit', () => fail('a hook never settled (its promise can no longer resolve); nothing was answered'));
-  if (command === 'hook' || command === 'next' || command === 'complete') {
-    // Hosts kill a hook process after 30 s; the middleware chain (10 s) and each lifecycle provider
-    // have their own budgets inside this one.
-    const deadline = Math.min(25_000, 2.5 * chainBudgetMs());
-    const timer = setTimeout(() => fail(`${command} did not finish within ${deadline} ms (a hook that never ends?); gave up`), deadline);
-    timer.unref();
-  }
+  deadlineCommand = command === 'hook' || command === 'next' || command === 'complete' ? command : null;
+  // `hook` waits for its payload on stdin from the start. `next` and `complete` can wait only on hook
+  // code from a hook folder: their deadline is armed when such code loads (armDeadline), as the first
+  // timer of a process costs about 0.3 ms, and most projects run the built-in hooks alone.
+  if (command === 'hook') armDeadline();
+}
+
+let deadlineCommand: string | null = null;
+let deadlineArmed = false;
+
+/**
+ * Gives up on the command after its deadline. Hosts kill a hook process after 30 s; the middleware
+ * chain (10 s) and each lifecycle provider have their own budgets inside this one.
+ */
+export function armDeadline(): void {
+  if (deadlineArmed || deadlineCommand === null) return;
+  deadlineArmed = true;
+  const command = deadlineCommand;
+  const deadline = Math.min(25_000, 2.5 * chainBudgetMs());
+  const timer = setTimeout(() => fail(`${command} did not finish within ${deadline} ms (a hook that never ends?); gave up`), deadline);
+  timer.unref();
 }

@@ -185,3 +185,26 @@ describe('the example hook (examples/hooks/attempt-limit)', () => {
     assert.deepEqual([after.decision?.unitType, after.decision?.unitId], ['execute-task', T03]);
   });
 });
+
+describe('hook code and the CLI deadline', () => {
+  it('says before each hook module from a folder runs, and never for built-in hooks or skipped folders', async () => {
+    const { gsdDir, marker } = gsdWith({
+      'ran/gsd-hooks.js': '',
+      'pi-only/index.js': piEntry(path.join(os.tmpdir(), 'unused-pi')),
+    });
+    // Its first line leaves the marker (known once the tree exists).
+    fs.writeFileSync(path.join(gsdDir, 'extensions', 'ran', 'gsd-hooks.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nmodule.exports = (api) => api.registerHook('ran', async (ctx, next) => next());\n`);
+    const calls: boolean[] = [];
+    const builtin = { name: 'review-loop', register: () => undefined };
+    const hooks = [{ name: 'review-loop', kind: 'builtin' as const, options: {} }, user('ran'), user('pi-only'), user('missing')];
+    const loaded = await loadHooks(hooks, { gsdDir, builtins: [builtin], trusted: true, userHooksDir: path.join(gsdDir, 'none'), log: silent, beforeHookCode: () => calls.push(fs.existsSync(marker)) });
+    assert.deepEqual(loaded.loaded.map((h) => h.name), ['review-loop', 'ran']);
+    // Once, for the one module that ran, and before its first line ran.
+    assert.deepEqual(calls, [false]);
+    assert.ok(fs.existsSync(marker));
+    // Untrusted, the workspace's module is skipped unread: nothing to guard.
+    const untrusted: boolean[] = [];
+    await loadHooks([user('ran')], { gsdDir, builtins: [], trusted: false, userHooksDir: path.join(gsdDir, 'none'), log: silent, beforeHookCode: () => untrusted.push(true) });
+    assert.deepEqual(untrusted, []);
+  });
+});

@@ -20,12 +20,14 @@ export interface HookSettings {
   trusted: boolean | (() => boolean);
   userHooksDir?: string;
   log: HookLog;
+  beforeHookCode?: () => void;
 }
 
 function stampOf(file: string): string {
   try {
-    const s = fs.statSync(file);
-    return `${s.mtimeMs}:${s.size}`;
+    // Most projects have no settings file or extensions folder: no error made (and thrown) for those.
+    const s = fs.statSync(file, { throwIfNoEntry: false });
+    return s ? `${s.mtimeMs}:${s.size}` : 'missing';
   } catch {
     return 'missing';
   }
@@ -86,6 +88,7 @@ export class HookCache {
       trusted,
       log: this.settings.log,
       ...(this.settings.userHooksDir ? { userHooksDir: this.settings.userHooksDir } : {}),
+      ...(this.settings.beforeHookCode ? { beforeHookCode: this.settings.beforeHookCode } : {}),
     }).then(
       (hooks) => {
         if (this.loading === loading) this.entryStamps = hooks.loaded.filter((h) => h.from).map((h) => [h.from!, stampOf(h.from!)]);

@@ -43,6 +43,8 @@ export interface OpenProjectOptions {
   userHooksDir?: string;
   /** Where the hooks' loading and chatter goes (per call, `DecisionOptions.log` overrides it). */
   log?: HookLog;
+  /** Called before each hook module from a hook folder is loaded (the CLI's process deadline). */
+  beforeHookCode?: () => void;
   now?: () => Date;
   /**
    * How the markdown is read: `incremental` (a StateIndex: the extension), `lazy` (only what the
@@ -137,6 +139,7 @@ class ProjectEngine implements Project {
       trusted: options.trusted ?? false,
       log: options.log ?? silentLog,
       ...(options.userHooksDir ? { userHooksDir: options.userHooksDir } : {}),
+      ...(options.beforeHookCode ? { beforeHookCode: options.beforeHookCode } : {}),
     });
   }
 

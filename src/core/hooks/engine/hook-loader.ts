@@ -41,6 +41,8 @@ export interface LoadOptions {
   /** Folder of user-level hooks; default `~/.gsd/agent/extensions`. */
   userHooksDir?: string;
   log: HookLog;
+  /** Called before each hook module from a hook folder is loaded: the CLI arms its process deadline there. */
+  beforeHookCode?: () => void;
 }
 
 /** Our hook file in a hook folder, in the order looked for. */
@@ -138,6 +140,7 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
       const entry = hookFile.file;
       // A module (or its registration) that never settles is skipped after the budget, not waited on.
       const budget = chainBudgetMs();
+      options.beforeHookCode?.();
       const mod = readHookModule(await withinBudget(importModule(entry), budget, () => `did not finish loading within ${budget} ms`));
       if ('refused' in mod) {
         out.skipped.push({ name: hook.name, reason: `${entry} ${mod.refused}` });
