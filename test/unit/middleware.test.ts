@@ -108,6 +108,28 @@ describe('middleware chain', () => {
     await assert.rejects(runMiddleware(r2, host({ signal: c.signal })), ChainCancelledError);
   });
 
+  it('hands hooks a signal that never aborts when the caller gave none', async () => {
+    const r = new HookRegistry();
+    const seen: AbortSignal[] = [];
+    r.register('a', async (ctx, next) => {
+      seen.push(ctx.signal);
+      await next();
+    });
+    r.register('b', async (ctx, next) => {
+      seen.push(ctx.signal);
+      ctx.decision = { unitType: 'execute-task', unitId: 'M001', prompt: 'do M001' };
+      await next();
+    });
+    const { signal: _none, ...withoutSignal } = host();
+    const out = await runMiddleware(r, withoutSignal);
+    assert.equal(out.decision?.unitId, 'M001');
+    assert.equal(seen.length, 2);
+    for (const s of seen) {
+      assert.ok(s instanceof AbortSignal);
+      assert.equal(s.aborted, false);
+    }
+  });
+
   it('waits for a next() the hook did not await, and for what the hooks below it do', async () => {
     const r = new HookRegistry();
     const done: string[] = [];

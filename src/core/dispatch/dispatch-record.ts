@@ -175,8 +175,9 @@ export function withCompletion(log: DispatchLog, completedAt: string): DispatchL
   return { current: done, history };
 }
 
-/** True when the last LOOP_LIMIT dispatches were this unit with this same fingerprint. */
-export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'unitType' | 'unitId'>, fingerprint: string): boolean {
+/** True when the last LOOP_LIMIT dispatches were this unit with this same fingerprint (asked for only then). */
+export function isLooping(log: DispatchLog, decision: Pick<DispatchDecision, 'unitType' | 'unitId'>, fingerprint: () => string): boolean {
   const recent = log.history.slice(-LOOP_LIMIT);
-  return recent.length === LOOP_LIMIT && recent.every((r) => r.unitType === decision.unitType && r.unitId === decision.unitId && r.fingerprint === fingerprint);
+  // The state's fingerprint only when the unit repeats: most decisions never need it.
+  return recent.length === LOOP_LIMIT && recent.every((r) => r.unitType === decision.unitType && r.unitId === decision.unitId) && recent.every((r) => r.fingerprint === fingerprint());
 }

@@ -142,7 +142,7 @@ function chainHost(
     state: p.state,
     phase,
     result,
-    signal: options.signal ?? new AbortController().signal,
+    ...(options.signal ? { signal: options.signal } : {}),
     handleFor: (hook) => {
       let h = handles.get(hook);
       if (!h) handles.set(hook, (h = tx.handleFor(hook)));
@@ -186,9 +186,11 @@ export async function decideNextUnit(p: DispatchContext, options: DecisionOption
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };
   const { log, diagnostics: logDiagnostics } = readDispatchLog(p.store, p.gsdDir);
   const diagnostics = [...p.diagnostics, ...logDiagnostics, ...hookDiagnostics];
-  const print = fingerprint(p.state);
+  // Computed when needed (a repeated unit, or a record to write): JSON of the active slice, hashed.
+  let print: string | undefined;
+  const printOf = (): string => (print ??= fingerprint(p.state));
   let blocker: string | null = decision ? null : p.state.blockers[0] ?? (p.state.phase === 'complete' ? null : p.state.nextAction);
-  if (decision && isLooping(log, decision, print)) {
+  if (decision && isLooping(log, decision, printOf)) {
     blocker =
       `${decision.unitType} ${decision.unitId} was dispatched ${LOOP_LIMIT} times in a row with nothing changed on disk; ` +
       `stopping instead of looping. Finish or fix that unit (or edit its files), then dispatch again.`;
@@ -206,7 +208,7 @@ export async function decideNextUnit(p: DispatchContext, options: DecisionOption
   };
   if (!options.apply || !decision) return outcome;
   if (options.signal?.aborted) return outcome;
-  const record: DispatchRecord = { ...decision, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: print };
+  const record: DispatchRecord = { ...decision, dispatchedAt: (options.now?.() ?? new Date()).toISOString(), fingerprint: printOf() };
   // The hooks' state and the dispatch record are one commit: all of it is written, or none.
   const commit = tx.commit([appendDispatch(p.gsdDir, record)]);
   return { ...outcome, written: commit.files, applied: true, diagnostics: [...diagnostics, ...commitNotes(p.gsdDir, commit.notes)] };

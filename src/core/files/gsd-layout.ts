@@ -61,14 +61,15 @@ export class DirIndex {
   private prefixIndex(): Map<string, Array<{ upper: string; entry: DirEntry }>> {
     if (this.byIdPrefix) return this.byIdPrefix;
     const index = new Map<string, Array<{ upper: string; entry: DirEntry }>>();
-    for (const [upper, entry] of this.upperIndex()) {
+    // forEach, not for-of over entries: cold code allocated an [upper, entry] pair and a result per entry.
+    this.upperIndex().forEach((entry, upper) => {
       const dash = upper.indexOf('-');
-      if (dash <= 0) continue;
+      if (dash <= 0) return;
       const key = upper.slice(0, dash);
       const list = index.get(key);
       if (list) list.push({ upper, entry });
       else index.set(key, [{ upper, entry }]);
-    }
+    });
     this.byIdPrefix = index;
     return index;
   }

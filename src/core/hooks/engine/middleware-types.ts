@@ -88,7 +88,8 @@ export interface ChainHost {
   state: DeepReadonly<GSDState>;
   phase: 'dispatch' | 'after';
   result: UnitResult | null;
-  signal: AbortSignal;
+  /** The caller's, when it can cancel the run; hooks then see a signal that never aborts. */
+  signal?: AbortSignal;
   handleFor(hook: string): HookStateHandle;
   options(hook: string): Readonly<Record<string, unknown>>;
   readGsdFile(relativePath: string): string | null;

@@ -64,7 +64,7 @@ class ChainRun {
     if (this.deadline) unwatch(this.deadline);
     if (this.failure) this.reject(this.failure.error);
     else if (this.misuse) this.reject(this.misuse);
-    else if (this.host.signal.aborted) this.reject(new ChainCancelledError());
+    else if (this.host.signal?.aborted) this.reject(new ChainCancelledError());
     else this.resolve({ decision: this.decision, trace: this.trace, ignored: this.ignored });
   }
 }
@@ -73,7 +73,7 @@ class ChainRun {
 const PAST_THE_END: Promise<void> = Promise.resolve();
 
 function step(run: ChainRun, i: number): Promise<void> {
-  if (run.host.signal.aborted) return Promise.reject(new ChainCancelledError());
+  if (run.host.signal?.aborted) return Promise.reject(new ChainCancelledError());
   const reg = run.hooks[i];
   if (!reg) return PAST_THE_END;
   const entry: HookTrace = { hook: reg.name, calledNext: false, decided: false };
