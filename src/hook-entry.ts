@@ -3,7 +3,6 @@
 // on unchanged, prints that answer at once; otherwise it starts the full CLI (`gsd-review hook`)
 // with the payload it read. Kept small: a host waits for this process on every event.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
@@ -14,6 +13,7 @@ import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
 import { findGsdFolder } from './core/state/find-gsd-folder';
 import { writeStdout } from './cli/write-stdout';
+import { userHome } from './core/files/user-home';
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -58,7 +58,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const origin = option(argv, '--host');
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
     // The same test as the full bridge; it then stands aside without an answer.
-    if (isDuplicateRun(host, event, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(os.homedir(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
+    if (isDuplicateRun(host, event, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(userHome(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
     const context = hookCacheContext(rootArg, argv.includes('--untrusted'));
     if (context === null) return false;
     const key = answerKey(event, raw, `${context}\u0000${host.dialect}\u0000${host.origin ?? ''}`);

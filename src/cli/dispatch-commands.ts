@@ -1,10 +1,10 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of docs/cli.md.
-import * as os from 'node:os';
 import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../core/agent-hooks/host-trust';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
 import { armDeadline, writeAnswer } from './process-exit';
+import { userHome } from '../core/files/user-home';
 
 export interface DispatchCliOptions {
   root: string;
@@ -40,7 +40,7 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
   const out = o.apply ? await project.dispatch() : await project.preview();
   const d0 = out.decision;
   // A review about to be run where Copilot CLI will not run the guard: said before it starts.
-  const warning = d0?.unitType === 'review-task' ? copilotGuardWarning(trustFilesOnDisk(project.root, os.homedir())) : null;
+  const warning = d0?.unitType === 'review-task' ? copilotGuardWarning(trustFilesOnDisk(project.root, userHome())) : null;
   if (warning) process.stderr.write(`gsd-review: warning: ${warning}\n`);
   const d = d0 && warning ? { ...d0, prompt: withGuardWarning(d0.prompt, warning) } : d0;
   if (o.json) {

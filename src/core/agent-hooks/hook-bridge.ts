@@ -14,13 +14,13 @@ import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject, type GsdProject } from '../state/locate-project';
 import { openLocatedProject, type Project } from '../project/open-project';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
 import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { eventName, formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
 import { failClosedAnswer } from './fail-closed';
 import { successorStandsAside } from './successor-stand-aside';
+import { userHome } from '../files/user-home';
 
 export interface BridgeOptions {
   /** The project; default: the payload's `cwd`. */
@@ -159,7 +159,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   const aside = successorStandsAside(project.gsdDir);
   if (aside) return { event: payload.event, output: null, skipped: aside, warnings: [`${payload.event}: ${aside}`] };
   const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
-  const home = options.home ?? os.homedir();
+  const home = options.home ?? userHome();
   const root = project.root;
   if (isDuplicateRun(running, payload.event, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
     return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };

@@ -10,7 +10,6 @@
 // from a planted one, and a crash would leave the commit half done. A journal that does not check
 // out is set aside beside where it was, never applied, and never removed without a word.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { replaceAtomically, removeStaleTemps } from './atomic-write';
 import { readBoundedText } from './bounded-read';
@@ -18,6 +17,7 @@ import { confine, confinedDir, isWithin } from './confine';
 import { withGsdLock } from './gsd-lock';
 import { RUNTIME_FOLDER } from './runtime-folder';
 import { userSecret, userSecrets } from './user-secret';
+import { nodeOs } from './user-home';
 
 export interface PlannedWrite {
   /** Real path inside the real `.gsd` (confined by the caller). */
@@ -99,7 +99,7 @@ export function applyCommit(gsdDir: string, writes: PlannedWrite[]): string[] {
   const secret = userSecret();
   if (secret === null) {
     throw new UnsignableCommitError(
-      `no key to sign the commit journal with: neither ~/.gsd-review-loop (HOME=${process.env.HOME ?? 'unset'}) nor the temp folder (${path.join(os.tmpdir(), 'gsd-review-loop-<uid>')}) can hold it; nothing was written (a commit interrupted without a signed journal could not be finished)`,
+      `no key to sign the commit journal with: neither ~/.gsd-review-loop (HOME=${process.env.HOME ?? 'unset'}) nor the temp folder (${path.join(nodeOs().tmpdir(), 'gsd-review-loop-<uid>')}) can hold it; nothing was written (a commit interrupted without a signed journal could not be finished)`,
     );
   }
   journal.mac = macOf(journal, secret);

@@ -15,11 +15,11 @@
 // this replaces removed a stale lock and then re-created it, two steps every waiter ran at once: two
 // of them could both end up holding it, and writes answered "written" were lost.)
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { processAlive } from './atomic-write';
 import { confinedDir } from './confine';
 import { ensureRuntimeDir, RUNTIME_FOLDER } from './runtime-folder';
+import { nodeOs } from './user-home';
 
 /**
  * A holder name older than this is taken over even if its process id still runs (the id was reused,
@@ -48,7 +48,7 @@ let hostTag: string | undefined;
 function thisHost(): string {
   if (hostTag === undefined) {
     let h = 0x811c9dc5;
-    for (const c of os.hostname()) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+    for (const c of nodeOs().hostname()) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
     hostTag = h.toString(16).padStart(8, '0');
   }
   return hostTag;

@@ -9,9 +9,9 @@
 // signed to be finished after a crash, so there has to be a key. Null only when neither can be used
 // (then multi-file commits are refused: commit-journal.ts).
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { readBoundedText } from './bounded-read';
+import { nodeOs, userHome } from './user-home';
 
 const KEY_FILE = 'answer-cache.key';
 const cache = new Map<string, string | null>();
@@ -60,7 +60,7 @@ function homeKey(home: string): string | null {
 /** This user's folder in the temp folder: made by us, a real folder, nobody else's to read. */
 function tempKey(): string | null {
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  const dir = path.join(os.tmpdir(), `gsd-review-loop-${uid ?? os.userInfo().username}`);
+  const dir = path.join(nodeOs().tmpdir(), `gsd-review-loop-${uid ?? nodeOs().userInfo().username}`);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
@@ -82,12 +82,12 @@ function cached(key: string, find: () => string | null): string | null {
 }
 
 /** The secret new records are signed with: the home folder's, else the temp folder's; null when neither works. */
-export function userSecret(home = os.homedir()): string | null {
-  return cached(`home:${home}`, () => homeKey(home)) ?? cached(`tmp:${os.tmpdir()}`, tempKey);
+export function userSecret(home = userHome()): string | null {
+  return cached(`home:${home}`, () => homeKey(home)) ?? cached(`tmp:${nodeOs().tmpdir()}`, tempKey);
 }
 
 /** Every secret a record of this user may carry (the home folder's and the temp folder's). */
-export function userSecrets(home = os.homedir()): string[] {
-  const keys = [cached(`home:${home}`, () => homeKey(home)), cached(`tmp:${os.tmpdir()}`, tempKey)];
+export function userSecrets(home = userHome()): string[] {
+  const keys = [cached(`home:${home}`, () => homeKey(home)), cached(`tmp:${nodeOs().tmpdir()}`, tempKey)];
   return keys.filter((k): k is string => k !== null);
 }

@@ -3,8 +3,8 @@
 // for the user (preferences, agent settings), not a project. One rule for the CLI, the extension and
 // the hook fast path (hook-entry.ts), which imports only this: no reads or writes beyond the walk.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { userHome } from '../files/user-home';
 
 export interface GsdFolder {
   /** The folder that holds `.gsd`. */
@@ -31,7 +31,7 @@ function exists(p: string): boolean {
 }
 
 /** `home`: the user's home folder (a test passes its own). */
-export function findGsdFolder(start: string, home: string = os.homedir()): GsdFolder | null {
+export function findGsdFolder(start: string, home: string = userHome()): GsdFolder | null {
   const homeDir = home ? path.resolve(home) : null;
   let dir = path.resolve(start);
   for (;;) {

@@ -7,7 +7,6 @@
 // otherwise it is listed as skipped, never loaded. The module's exports: hook-module.ts.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importEsm } from './esm-import';
@@ -20,6 +19,7 @@ import { chainBudgetMs, withinBudget } from './hook-budget';
 import { readHookModule, type BuiltinHook, type HookApi } from './hook-module';
 import { HookRegistry } from './hook-registry';
 import type { GSDMiddleware, HookLog } from './middleware-types';
+import { userHome } from '../../files/user-home';
 
 export type { BuiltinHook, HookApi } from './hook-module';
 
@@ -89,7 +89,7 @@ async function importModule(file: string): Promise<unknown> {
 
 export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOptions): Promise<LoadedHooks> {
   const out: LoadedHooks = { registry: new HookRegistry(), providers: [], options: new Map(), loaded: [], skipped: [] };
-  const userDir = options.userHooksDir ?? path.join(os.homedir(), '.gsd', 'agent', 'extensions');
+  const userDir = options.userHooksDir ?? path.join(userHome(), '.gsd', 'agent', 'extensions');
   for (const hook of enabled) {
     const api: HookApi = {
       registerHook: (name, middleware, opts = {}) => {
