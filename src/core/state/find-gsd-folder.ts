@@ -13,9 +13,10 @@ export interface GsdFolder {
   gsdLink: string;
 }
 
+// Absent is the usual answer on the way up: asked without an error being made and thrown for it.
 function isDirectory(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory();
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
@@ -23,8 +24,7 @@ function isDirectory(p: string): boolean {
 
 function exists(p: string): boolean {
   try {
-    fs.lstatSync(p);
-    return true;
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
