@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
+import { CLI_PARTS, cliPartDefine, grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
 import { bundleHookTypes, HOOK_TYPES_FILE } from './scripts/hook-types.mjs';
 
 const production = process.argv.includes('--production');
@@ -37,8 +37,8 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml, grayMatterOwnYaml] },
   { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', plugins: [separateYaml, grayMatterOwnYaml, oneCopyPerBuiltin] },
-  // `gsd-review` itself: starts cli-main.js with a V8 code cache (src/cli-launcher.ts).
+  ...CLI_PARTS.map(({ part, file }) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `dist/${file}`, define: cliPartDefine(part), plugins: [separateYaml, grayMatterOwnYaml, oneCopyPerBuiltin] })),
+  // `gsd-review` itself: starts the command's bundle with a V8 code cache (src/cli-launcher.ts).
   { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // What the agent-hook launcher runs: answers from the answer cache, else starts cli.js (src/hook-entry.ts).
   { ...common, entryPoints: ['src/hook-entry.ts'], outfile: 'dist/hook.js', plugins: [oneCopyPerBuiltin] },
@@ -72,10 +72,12 @@ if (watch) {
   // The launcher reads the CLI bundle as a one-byte string only when it is ASCII (src/cli-launcher.ts).
   // Minified, esbuild escapes non-ASCII text except inside regular expressions: those are written as
   // \u escapes. (A development build keeps comments, some not ASCII: it starts a little slower.)
-  const cliMain = fs.readFileSync('dist/cli-main.js');
-  if (production && !isAscii(cliMain)) {
-    const at = cliMain.findIndex((b) => b > 0x7f);
-    throw new Error(`dist/cli-main.js is not ASCII (byte ${at}: …${cliMain.subarray(Math.max(0, at - 40), at + 8).toString('utf8')}…): write that character as a \\u escape in the source`);
+  for (const { file } of CLI_PARTS) {
+    const bundle = fs.readFileSync(`dist/${file}`);
+    if (production && !isAscii(bundle)) {
+      const at = bundle.findIndex((b) => b > 0x7f);
+      throw new Error(`dist/${file} is not ASCII (byte ${at}: …${bundle.subarray(Math.max(0, at - 40), at + 8).toString('utf8')}…): write that character as a \\u escape in the source`);
+    }
   }
   // Hook authors' declarations (the front door, one file); not in --watch, where only code changes.
   fs.writeFileSync(path.join('dist', HOOK_TYPES_FILE), bundleHookTypes());

@@ -53,3 +53,16 @@ export const oneCopyPerBuiltin = {
     }));
   },
 };
+
+/**
+ * `gsd-review`'s two bundles, both from src/cli.ts (src/cli/cli-parts.ts names them too): each is
+ * built with GSD_CLI_PART defined, so esbuild drops the other part's commands.
+ */
+export const CLI_PARTS = [
+  { part: 'project', file: 'cli-main.js' },
+  { part: 'agent-hooks', file: 'cli-agent-hooks.js' },
+];
+
+export function cliPartDefine(part) {
+  return { GSD_CLI_PART: JSON.stringify(part) };
+}

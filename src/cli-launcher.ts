@@ -1,4 +1,5 @@
-// `gsd-review` starts here: it runs the CLI bundle (cli-main.js) with a V8 code cache. Every agent
+// `gsd-review` starts here: it runs the command's CLI bundle (cli-main.js, or cli-agent-hooks.js for the
+// agent-hook commands: src/cli/cli-parts.ts) with a V8 code cache. Every agent
 // event is a fresh process, and compiling the bundle's functions again on each run was about a third
 // of our share of `next --json` (npm run bench). The bundle is compiled through vm.Script with the
 // cache V8 made after an earlier run, so it holds the functions that ran compiled too. Node's own
@@ -15,8 +16,11 @@ import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { ESM_IMPORT, type EsmImport } from './core/hooks/engine/esm-import';
+import { BUNDLE_OF_PART, commandOf, partOf } from './cli/cli-parts';
 
-const MAIN = join(__dirname, 'cli-main.js');
+const COMMAND = commandOf(process.argv.slice(2));
+const BUNDLE = BUNDLE_OF_PART[partOf(COMMAND)];
+const MAIN = join(__dirname, BUNDLE);
 /** Beside the bundle: owned by whoever installed it, and gone with that version of the bundle. */
 const CACHE_DIR = join(__dirname, '.v8-cache');
 
@@ -31,10 +35,13 @@ const plain: Run = () => {
  * cache made by `next` left `state`'s database reader to be compiled on every run (Node 22, 2,000
  * tasks: `state --json` 2.12× `node -e 0` with another command's cache, 1.85× with its own).
  */
-function commandOfArgs(args: readonly string[]): string {
-  const first = args.find((a) => !a.startsWith('-')) ?? 'none';
-  return /^[a-z][a-z-]{0,30}$/.test(first) ? first : 'other';
+function cacheNameOf(command: string | undefined): string {
+  if (command === undefined) return 'none';
+  return /^[a-z][a-z-]{0,30}$/.test(command) ? command : 'other';
 }
+
+/** `cli-main-v20.20.2-x64-`: the bundle's caches for this Node. */
+const CACHE_STEM = `${BUNDLE.replace(/\.js$/, '')}-${process.version}-${process.arch}-`;
 
 function saveCodeCache(file: string, build: string, script: Script): void {
   try {
@@ -45,9 +52,8 @@ function saveCodeCache(file: string, build: string, script: Script): void {
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, file);
     // Caches of earlier builds for this Node go; other Node versions and this build's other commands keep theirs.
-    const stem = `cli-main-${process.version}-${process.arch}-`;
     for (const name of readdirSync(CACHE_DIR)) {
-      if (name.startsWith(stem) && !name.startsWith(stem + build + '-') && !name.endsWith('.tmp')) rmSync(join(CACHE_DIR, name), { force: true });
+      if (name.startsWith(CACHE_STEM) && !name.startsWith(CACHE_STEM + build + '-') && !name.endsWith('.tmp')) rmSync(join(CACHE_DIR, name), { force: true });
     }
   } catch {
     // A read-only install: every run compiles, as without a cache.
@@ -68,7 +74,7 @@ function withVmCodeCache(): Run {
   const source = readBundle();
   const stat = statSync(MAIN);
   const build = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
-  const cacheFile = join(CACHE_DIR, `cli-main-${process.version}-${process.arch}-${build}-${commandOfArgs(process.argv.slice(2))}.bin`);
+  const cacheFile = join(CACHE_DIR, `${CACHE_STEM}${build}-${cacheNameOf(COMMAND)}.bin`);
   let cached: Buffer | undefined;
   try {
     cached = readFileSync(cacheFile);

@@ -4,12 +4,12 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUILTIN_HOOKS } from './builtin-hooks';
 import { runCompleteCommand, runNextCommand } from './cli/dispatch-commands';
-import { runHookCommand } from './cli/hook-command';
 import { runStateCommand } from './cli/state-command';
 import { NoProjectError } from './core/state/derive-state';
 import { fail, finish, guardProcess } from './cli/process-exit';
 import { OPTIONS } from './cli/cli-options';
 import { plainArgs } from './cli/plain-args';
+import { BUNDLE_OF_PART, commandOf, partOf, type CliPart } from './cli/cli-parts';
 
 const USAGE = `usage: gsd-review <command> --root <project dir> [--json]
 
@@ -33,17 +33,15 @@ options:
 
 export class UsageError extends Error {}
 
+/** Which bundle this is: esbuild.mjs defines it, and drops the other part's code (dead branches below). */
+declare const GSD_CLI_PART: CliPart;
+
+/** A command of the other bundle: only when a bundle is run directly, not through the launcher. */
+function otherBundle(command: string): Error {
+  return new Error(`${command} is in dist/${BUNDLE_OF_PART[partOf(command)]}; run gsd-review through dist/cli.js`);
+}
 
 type CliArgs = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
-
-/** The command word, found leniently (before the arguments are checked): `hook` must exit 0 even on bad options. */
-function commandOf(argv: string[]): string | undefined {
-  try {
-    return (plainArgs(argv, OPTIONS) ?? parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS })).positionals[0];
-  } catch {
-    return undefined;
-  }
-}
 
 const HELP_HINT = 'see gsd-review --help';
 const COMMANDS = ['state', 'next', 'complete', 'hook', 'install-hooks', 'uninstall-hooks'];
@@ -100,8 +98,13 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   if (command === 'hook') {
-    // The payload's cwd is the project when --root is not given.
-    return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}), ...(values.host ? { host: values.host } : {}) });
+    if (GSD_CLI_PART === 'agent-hooks') {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- in this bundle only (esbuild drops the dead branch)
+      const { runHookCommand } = require('./cli/hook-command') as typeof import('./cli/hook-command');
+      // The payload's cwd is the project when --root is not given.
+      return runHookCommand({ trusted: !values.untrusted, builtins: BUILTIN_HOOKS, ...(values.root ? { root: values.root } : {}), ...(values.event ? { event: values.event } : {}), ...(values.host ? { host: values.host } : {}) });
+    }
+    throw otherBundle(command);
   }
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}" (commands: ${COMMANDS.join(', ')}); ${HELP_HINT}`);
   if (values.root !== undefined) checkRoot(values.root);
@@ -116,9 +119,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'install-hooks':
     case 'uninstall-hooks': {
-      // Loaded only here: the JSON splicing it brings is no part of what every hook process loads.
-      const { runInstallHooksCommand } = await import('./cli/install-hooks-command.js');
-      return runInstallHooksCommand({ root, host: values.host, user: values.user ?? false, dryRun: values['dry-run'] ?? false, json: values.json ?? false, uninstall: command === 'uninstall-hooks' });
+      if (GSD_CLI_PART === 'agent-hooks') {
+        // Loaded only here: the JSON splicing it brings is no part of what every hook process loads.
+        const { runInstallHooksCommand } = await import('./cli/install-hooks-command.js');
+        return runInstallHooksCommand({ root, host: values.host, user: values.user ?? false, dryRun: values['dry-run'] ?? false, json: values.json ?? false, uninstall: command === 'uninstall-hooks' });
+      }
+      throw otherBundle(command);
     }
     default:
       throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);

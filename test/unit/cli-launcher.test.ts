@@ -13,7 +13,7 @@ import { copySample } from './helpers/gsd-tree';
 async function cliCopy(): Promise<{ script: string; cacheDir: string }> {
   const built = path.dirname(await buildCli());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-launcher-'));
-  for (const name of ['cli.js', 'cli-main.js', 'vendor-yaml.js']) fs.copyFileSync(path.join(built, name), path.join(dir, name));
+  for (const name of ['cli.js', 'cli-main.js', 'cli-agent-hooks.js', 'vendor-yaml.js']) fs.copyFileSync(path.join(built, name), path.join(dir, name));
   return { script: path.join(dir, 'cli.js'), cacheDir: path.join(dir, '.v8-cache') };
 }
 
@@ -70,6 +70,24 @@ describe('gsd-review launcher (V8 code cache)', function () {
     assert.match(cli(script, ['complete', '--root', root]).stderr, /gsd-review: /);
     assert.equal(fs.existsSync(stale), false);
     assert.ok(cacheFiles(cacheDir).some((f) => f.endsWith('-complete.bin')));
+  });
+
+  it('starts the agent-hook commands from their own bundle, which the project commands never load', async () => {
+    const { script, cacheDir } = await cliCopy();
+    const root = copySample();
+    const payload = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's1', cwd: root, source: 'startup' });
+    // `--root` before the command word, and an option parseArgs must read: the launcher finds `hook` as the CLI does.
+    const hook = cli(script, ['--root', root, 'hook', '--event', 'SessionStart'], payload);
+    assert.equal(hook.status, 0, hook.stderr);
+    assert.match(hook.json.hookSpecificOutput.additionalContext, /GSD project: phase executing/);
+    assert.equal(cli(script, ['next', '--json', '--root', root]).status, 0);
+    assert.deepEqual(cacheFiles(cacheDir).map((f) => f.replace(/-v\d+\.\d+\.\d+-\w+-\d+-\d+-/, ' ')).sort(), ['cli-agent-hooks hook.bin', 'cli-main next.bin']);
+    // The project bundle has no hook bridge in it; run directly, it says where the command is.
+    const dir = path.dirname(script);
+    assert.ok(fs.statSync(path.join(dir, 'cli-main.js')).size < fs.statSync(path.join(dir, 'cli-agent-hooks.js')).size);
+    const direct = cli(path.join(dir, 'cli-main.js'), ['hook', '--root', root], payload);
+    assert.equal(direct.status, 0);
+    assert.match(direct.stderr, /^gsd-review: hook is in dist\/cli-agent-hooks\.js; run gsd-review through dist\/cli\.js/m);
   });
 
   it('decodes the bundle as UTF-8 unless it is ASCII, with and without its cache', async () => {

@@ -14,14 +14,18 @@ export async function buildCli(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-cli-'));
   const out = path.join(dir, 'cli.js');
   const repo = path.join(__dirname, '..', '..', '..');
-  // The same layout as dist/: the launcher, the CLI it starts, and yaml in its own bundle beside it.
+  // The same layout as dist/: the launcher, the CLI's two bundles it starts, and yaml in its own bundle beside them.
   const plugins = (await import(pathToFileURL(path.join(repo, 'scripts', 'esbuild-plugins.mjs')).href)) as {
     separateYaml: esbuild.Plugin;
     grayMatterOwnYaml: esbuild.Plugin;
     vendorYamlBuild(outfile: string): esbuild.BuildOptions;
+    CLI_PARTS: Array<{ part: string; file: string }>;
+    cliPartDefine(part: string): Record<string, string>;
   };
   const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'error' } as const;
-  await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, 'cli-main.js'), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
+  for (const { part, file } of plugins.CLI_PARTS) {
+    await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, file), define: plugins.cliPartDefine(part), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
+  }
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli-launcher.ts')], outfile: out });
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'hook-entry.ts')], outfile: path.join(dir, 'hook.js') });
   await esbuild.build({ ...plugins.vendorYamlBuild(path.join(dir, 'vendor-yaml.js')), absWorkingDir: repo, logLevel: 'error' });
