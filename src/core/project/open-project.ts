@@ -96,8 +96,8 @@ const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
 
 function exists(p: string): boolean {
   try {
-    fs.statSync(p);
-    return true;
+    // Absent is the usual answer (gsd.db, phases/): no error made and thrown for it.
+    return fs.statSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

@@ -48,9 +48,10 @@ export const PHASES_DIR = 'phases';
 export const MILESTONES_DIR = 'milestones';
 export const COMPAT_MARKER = '.compat.json';
 
+// Absent is the usual answer on a markdown project: asked without an error made and thrown for it.
 function isDir(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory();
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
@@ -58,7 +59,7 @@ function isDir(p: string): boolean {
 
 function isFile(p: string): boolean {
   try {
-    return fs.statSync(p).isFile();
+    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }
