@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import ts from 'typescript';
 import { afterDispatch, dispatchNextUnit } from './helpers/one-shot-dispatch';
 import type { EnabledHook } from '../../src/core/hooks/engine/hook-config';
-import { loadHooks, type LoadedHooks } from '../../src/core/hooks/engine/hook-loader';
+import { loadHooks, type BuiltinHook, type LoadedHooks } from '../../src/core/hooks/engine/hook-loader';
 import { copySample, writeTree } from './helpers/gsd-tree';
 
 const silent = { info: () => undefined, warn: () => undefined };
@@ -195,10 +195,12 @@ describe('hook code and the CLI deadline', () => {
     // Its first line leaves the marker (known once the tree exists).
     fs.writeFileSync(path.join(gsdDir, 'extensions', 'ran', 'gsd-hooks.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nmodule.exports = (api) => api.registerHook('ran', async (ctx, next) => next());\n`);
     const calls: boolean[] = [];
-    const builtin = { name: 'review-loop', register: () => undefined };
+    const builtin = { name: 'review-loop', register: (api: Parameters<BuiltinHook['register']>[0]) => api.registerHook('review-loop', async (_ctx, next) => next()) };
     const hooks = [{ name: 'review-loop', kind: 'builtin' as const, options: {} }, user('ran'), user('pi-only'), user('missing')];
     const loaded = await loadHooks(hooks, { gsdDir, builtins: [builtin], trusted: true, userHooksDir: path.join(gsdDir, 'none'), log: silent, beforeHookCode: () => calls.push(fs.existsSync(marker)) });
     assert.deepEqual(loaded.loaded.map((h) => h.name), ['review-loop', 'ran']);
+    // The chain times hook-folder code, not ours (runMiddleware): the loader, not the hook, says which is which.
+    assert.deepEqual(loaded.registry.ordered().map((h) => [h.name, h.builtin]), [['review-loop', true], ['ran', false]]);
     // Once, for the one module that ran, and before its first line ran.
     assert.deepEqual(calls, [false]);
     assert.ok(fs.existsSync(marker));

@@ -175,6 +175,21 @@ describe('middleware chain', () => {
     assert.ok(performance.now() - started >= budgetMs, 'the budget ran out early');
   });
 
+  it('times a chain with hook-folder code in it, and leaves a chain of built-in hooks alone untimed', async () => {
+    const budgetMs = 100;
+    const stuckBuiltins = new HookRegistry();
+    stuckBuiltins.register('review-loop', pass, { priority: 1 }, 'builtin');
+    stuckBuiltins.register('stuck', () => new Promise<void>(() => undefined), { priority: 2 }, 'builtin');
+    const untimed = runMiddleware(stuckBuiltins, host(), { budgetMs });
+    const outcome = await Promise.race([untimed.then(() => 'settled', () => 'timed out'), new Promise((resolve) => setTimeout(() => resolve('still running'), 4 * budgetMs))]);
+    assert.equal(outcome, 'still running');
+    // The same chain with one hook from a hook folder is timed; a hook's own options cannot say it is built in.
+    const mixed = new HookRegistry();
+    mixed.register('review-loop', pass, { priority: 1 }, 'builtin');
+    mixed.register('stuck', () => new Promise<void>(() => undefined), { priority: 2, builtin: true } as never);
+    await assert.rejects(runMiddleware(mixed, host(), { budgetMs }), /hook stuck did not finish within 100 ms/);
+  });
+
   it('ignores decisions in the after phase', async () => {
     const r = new HookRegistry();
     r.register('a', decide('M001'));

@@ -95,7 +95,7 @@ export async function loadHooks(enabled: readonly EnabledHook[], options: LoadOp
       registerHook: (name, middleware, opts = {}) => {
         // The registry holds hooks of every state type; what a hook stores is checked as plain data
         // when staged (hook-state.ts), and read back values are the hook's to validate.
-        out.registry.register(name, middleware as unknown as GSDMiddleware, { ...opts, ...(hook.priority !== undefined ? { priority: hook.priority } : {}) });
+        out.registry.register(name, middleware as unknown as GSDMiddleware, { ...opts, ...(hook.priority !== undefined ? { priority: hook.priority } : {}) }, hook.kind === 'builtin' ? 'builtin' : 'hook-folder');
         out.options.set(name, Object.freeze({ ...hook.options }));
       },
       registerProvider: (provider) => {

@@ -8,6 +8,8 @@ export interface HookRegistration {
   priority: number;
   /** Registration order, for ties. */
   order: number;
+  /** One of ours (built in), not hook code from a hook folder: see runMiddleware's watch. */
+  builtin: boolean;
   /** Builds `state.extensions[name]` from the state before the chain runs. */
   summarize?: (state: DeepReadonly<GSDState>) => unknown;
 }
@@ -29,10 +31,11 @@ export class HookRegistry {
   /** The order every run uses, sorted once per registration rather than once per run. */
   private sorted: readonly HookRegistration[] | null = null;
 
-  register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}): void {
+  /** `origin`: the loader's to say, never the hook's (its options cannot claim to be built in). */
+  register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}, origin: 'builtin' | 'hook-folder' = 'hook-folder'): void {
     if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
     if (this.hooks.some((h) => h.name === name)) throw new Error(`a hook named "${name}" is already registered`);
-    const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length };
+    const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length, builtin: origin === 'builtin' };
     if (options.summarize) reg.summarize = options.summarize;
     this.hooks.push(reg);
     this.sorted = null;
