@@ -128,6 +128,10 @@ describe('middleware chain', () => {
       assert.ok(s instanceof AbortSignal);
       assert.equal(s.aborted, false);
     }
+    // One signal per run: listeners a hook leaves on it go with its run, not pile up in a long-lived host.
+    assert.equal(seen[0], seen[1]);
+    await runMiddleware(r, withoutSignal);
+    assert.notEqual(seen[2], seen[0]);
   });
 
   it('waits for a next() the hook did not await, and for what the hooks below it do', async () => {

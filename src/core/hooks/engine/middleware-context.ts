@@ -9,14 +9,14 @@ export interface ContextRun {
   readonly host: ChainHost;
   decision: DispatchDecision | null;
   readonly ignored: Array<{ hook: string; unitType: string; unitId: string }>;
+  /**
+   * What the run's hooks see when no caller can cancel it: a signal of this run only that never
+   * aborts, made when a hook first asks (the first AbortController of a process costs about 0.2 ms,
+   * and every `gsd-review next` paid it while no built-in hook looks at the signal). One per run, so
+   * listeners a hook leaves on it go with the run.
+   */
+  ownSignal?: AbortSignal;
 }
-
-/**
- * What hooks of a run no caller can cancel see: one signal that never aborts (nothing holds its
- * controller), made when a hook first asks. The first AbortController of a process costs about
- * 0.2 ms, and every `gsd-review next` paid it while no built-in hook looks at the signal.
- */
-let neverAborted: AbortSignal | undefined;
 
 /** A decision as later hooks see it: a frozen copy, so no later hook can rewrite the unit. */
 function frozenDecision(value: UnitDecision, source: string): DispatchDecision {
@@ -92,7 +92,7 @@ export class Context implements MiddlewareContext {
   }
 
   get signal(): AbortSignal {
-    return this.run.host.signal ?? (neverAborted ??= new AbortController().signal);
+    return this.run.host.signal ?? (this.run.ownSignal ??= new AbortController().signal);
   }
 
   get log(): HookLog {

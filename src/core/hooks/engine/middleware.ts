@@ -34,6 +34,7 @@ class ChainRun {
   misuse: Error | null = null;
   deadline: Watch | null = null;
   ended = false;
+  ownSignal?: AbortSignal;
 
   constructor(
     readonly host: ChainHost,
