@@ -191,6 +191,10 @@ describe('middleware chain', () => {
     const mixed = new HookRegistry();
     mixed.register('review-loop', pass, { priority: 1 }, 'builtin');
     mixed.register('stuck', () => new Promise<void>(() => undefined), { priority: 2, builtin: true } as never);
+    // Nor can code that reaches the registrations mark itself so later.
+    assert.throws(() => {
+      (mixed.ordered()[1] as { builtin: boolean }).builtin = true;
+    }, TypeError);
     await assert.rejects(runMiddleware(mixed, host(), { budgetMs }), /hook stuck did not finish within 100 ms/);
   });
 

@@ -37,7 +37,8 @@ export class HookRegistry {
     if (this.hooks.some((h) => h.name === name)) throw new Error(`a hook named "${name}" is already registered`);
     const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length, builtin: origin === 'builtin' };
     if (options.summarize) reg.summarize = options.summarize;
-    this.hooks.push(reg);
+    // Frozen: a hook that reaches its run's registrations cannot mark itself built in (unwatched).
+    this.hooks.push(Object.freeze(reg));
     this.sorted = null;
   }
 
