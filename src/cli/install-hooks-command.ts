@@ -1,7 +1,6 @@
 // `gsd-review install-hooks` / `uninstall-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]`:
 // the same plan as GSD: Install Agent Hooks, for people without VS Code.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { AGENT_HOSTS, isAgentHost } from '../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull } from '../core/agent-hooks/file-changes';
@@ -9,6 +8,7 @@ import { planInstall, planUninstall, type FileChange } from '../core/agent-hooks
 import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
 import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
+import { userHome } from '../core/files/user-home';
 
 export interface InstallHooksCliOptions {
   root: string;
@@ -30,7 +30,7 @@ function verb(c: FileChange): string {
 
 export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
   if (!isAgentHost(o.host)) throw new InstallHooksUsageError(`--host must be one of ${AGENT_HOSTS.join(', ')}`);
-  const home = o.home ?? os.homedir();
+  const home = o.home ?? userHome();
   let root = path.resolve(o.root);
   let projectKind: ProjectKind | undefined;
   if (!o.user) {
