@@ -2,32 +2,15 @@
 // (the folder with `.git`) and never in the user's home folder, whose `~/.gsd` is GSD's own folder
 // for the user (preferences, agent settings), not a project. One rule for the CLI, the extension and
 // the hook fast path (hook-entry.ts), which imports only this: no reads or writes beyond the walk.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { userHome } from '../files/user-home';
+import { entryAt, isFolderAt } from '../files/path-kind';
 
 export interface GsdFolder {
   /** The folder that holds `.gsd`. */
   root: string;
   /** `.gsd` as seen from the root (may be a symlink). */
   gsdLink: string;
-}
-
-// Absent is the usual answer on the way up: asked without an error being made and thrown for it.
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
 }
 
 /** `home`: the user's home folder (a test passes its own). */
@@ -37,8 +20,8 @@ export function findGsdFolder(start: string, home: string = userHome()): GsdFold
   for (;;) {
     if (dir === homeDir) return null;
     const candidate = path.join(dir, '.gsd');
-    if (isDirectory(candidate)) return { root: dir, gsdLink: candidate };
-    if (exists(path.join(dir, '.git'))) return null;
+    if (isFolderAt(candidate)) return { root: dir, gsdLink: candidate };
+    if (entryAt(path.join(dir, '.git'))) return null;
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;

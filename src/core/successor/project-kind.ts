@@ -8,13 +8,13 @@
 // compat/compat-marker.ts (compatMarkerPath = .gsd/.compat.json), db/engine.ts (stamps,
 // GSD_APPLICATION_ID, refusal of newer schemas), db-schema-metadata.ts (getCurrentSchemaVersion =
 // MAX(version) of schema_version, which stays authoritative over user_version).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { confineRegularFile } from '../files/confine';
 import type { Diagnostic, ProjectKind } from '../model/types';
 import { nodeSqliteAvailability, readDatabase } from './read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
 import { readSqliteHeader } from '../sqlite/sqlite-header';
+import { isFileAt, isFolderAt } from '../files/path-kind';
 
 export type { ProjectKind } from '../model/types';
 
@@ -48,23 +48,6 @@ export const PHASES_DIR = 'phases';
 export const MILESTONES_DIR = 'milestones';
 export const COMPAT_MARKER = '.compat.json';
 
-// Absent is the usual answer on a markdown project: asked without an error made and thrown for it.
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
-  } catch {
-    return false;
-  }
-}
-
 /** MAX(version) of schema_version, as GSD computes it; null when the table is missing or unreadable. */
 function readSchemaVersion(file: string, diagnostics: Diagnostic[]): number | null {
   const r = readDatabase(file, (db) => {
@@ -83,7 +66,7 @@ export function detectProjectKind(gsdDir: string, options: DetectOptions = {}): 
   const diagnostics: Diagnostic[] = [];
   const reasons: string[] = [];
   let databaseFile = path.join(gsdDir, DATABASE_FILE);
-  let hasDatabase = isFile(databaseFile);
+  let hasDatabase = isFileAt(databaseFile);
   if (hasDatabase) {
     // SQLite would read a linked database and create its -wal and -shm beside the link's target.
     try {
@@ -93,9 +76,9 @@ export function detectProjectKind(gsdDir: string, options: DetectOptions = {}): 
       hasDatabase = false;
     }
   }
-  const hasPhasesDir = isDir(path.join(gsdDir, PHASES_DIR));
-  const hasMilestonesDir = isDir(path.join(gsdDir, MILESTONES_DIR));
-  const hasCompatMarker = isFile(path.join(gsdDir, COMPAT_MARKER));
+  const hasPhasesDir = isFolderAt(path.join(gsdDir, PHASES_DIR));
+  const hasMilestonesDir = isFolderAt(path.join(gsdDir, MILESTONES_DIR));
+  const hasCompatMarker = isFileAt(path.join(gsdDir, COMPAT_MARKER));
   const report: ProjectKindReport = { kind: 'markdown', gsdDir, tooNew: false, hasPhasesDir, hasMilestonesDir, hasCompatMarker, reasons, diagnostics };
 
   if (!hasDatabase) {
