@@ -2,8 +2,7 @@
 // a last-component symlink (callers pass real paths), and its size is checked on the open file before
 // a byte is read. A FIFO does not block (opened non-blocking, then refused), `/dev/zero` or a huge
 // file is refused instead of filling memory.
-import * as fs from 'node:fs';
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 
 /** A file we will not read: not a regular file, or too large. Its message is the diagnostic. */
 export class UnreadableFileError extends Error {
@@ -20,9 +19,9 @@ export class UnreadableFileError extends Error {
 /** GSD's markdown and our records are small; past this a file is a mistake or an attack. */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-function kindOf(stat: fs.Stats): string {
+function kindOf(stat: Stats): string {
   if (stat.isDirectory()) return 'a folder';
   if (stat.isFIFO()) return 'a FIFO (named pipe)';
   if (stat.isCharacterDevice()) return 'a character device';
