@@ -4,9 +4,18 @@
 import * as path from 'node:path';
 import type { DirEntry } from './gsd-store';
 
+// Letters in both cases rather than the `i` flag: V8 compiles a case-insensitive pattern several
+// times slower, and its first one in a process costs more still (docs/speed.md). Same matches.
+export const MILESTONE_FOLDER = /^[Mm](\d+)(?:-([a-zA-Z0-9]{6}))?(?:-.*)?$/;
+/** `T01` at the start of a task file's name (`T01-PLAN.md`, `T01-CODE-REVIEW.md`). */
+export const TASK_FILE_ID = /^([Tt]\d+)-/;
+/** `S01` of a slice folder's name (`S01`, `S01-descriptive`). */
+export const SLICE_FOLDER_ID = /^([Ss]\d+)(?:-|$)/;
+export const TASK_ID_START = /^([Tt]\d+)/;
+
 /** Milestone id from its folder name: `M001`, `M001-abc123` (suffixed), `M001-FLIGHT-SIM` (legacy). */
 export function milestoneIdFromDir(name: string): string | null {
-  const m = /^M(\d+)(?:-([a-z0-9]{6}))?(?:-.*)?$/i.exec(name);
+  const m = MILESTONE_FOLDER.exec(name);
   if (!m) return null;
   // A six-character lower-case tail is GSD's unique suffix; anything else is a legacy description.
   const suffix = m[2] && m[2] === m[2].toLowerCase() && /^[a-z0-9]{6}$/.test(m[2]) ? `-${m[2]}` : '';
@@ -197,7 +206,7 @@ export function classifyGsdPath(rel: string): GsdFileRef {
     return { kind: 'other', milestoneDir, sliceDir };
   }
   if (parts[4] !== 'tasks' || parts.length !== 6) return { kind: 'other', milestoneDir, sliceDir };
-  const taskId = /^(T\d+)/i.exec(parts[5])?.[1]?.toUpperCase();
+  const taskId = TASK_ID_START.exec(parts[5])?.[1]?.toUpperCase();
   if (/-CODE-REVIEW(?:-C\d+)?\.MD$/.test(name)) return { kind: 'code-review', milestoneDir, sliceDir, taskId };
   if (name.endsWith('-PLAN.MD')) return { kind: 'task-plan', milestoneDir, sliceDir, taskId };
   if (name.endsWith('-SUMMARY.MD')) return { kind: 'task-summary', milestoneDir, sliceDir, taskId };

@@ -7,8 +7,11 @@ export interface PendingActionLine {
   line: number;
 }
 
-const LIST_START = /^\s*(?:\*\*|__)?Pending actions:?(?:\*\*|__)?:?\s*$/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const LIST_START = /^\s*(?:\*\*|__)?[Pp][Ee][Nn][Dd][Ii][Nn][Gg] [Aa][Cc][Tt][Ii][Oo][Nn][Ss]:?(?:\*\*|__)?:?\s*$/;
 // The text runs to the end of the line and is trimmed in code: `(.+?)\s*$` is quadratic on a long line.
+/** GSD's filler for an empty list. */
+export const NOTHING_PENDING = /^([Nn][Oo][Nn][Ee]\.?|[Nn]\/[Aa])$/;
 const BULLET = /^\s*[-*+]\s+(?:\[([ xX])\]\s+)?(\S.*)$/;
 
 export function extractPendingActions(section: Section | undefined): PendingActionLine[] {
@@ -25,7 +28,7 @@ export function extractPendingActions(section: Section | undefined): PendingActi
     // A ticked box is follow-up already done; "None." is GSD's empty-section filler.
     if (m[1] && m[1] !== ' ') continue;
     const text = m[2].trimEnd();
-    if (/^(none\.?|n\/a)$/i.test(text)) continue;
+    if (NOTHING_PENDING.test(text)) continue;
     out.push({ text, line: section.firstLine + i });
   }
   return out;

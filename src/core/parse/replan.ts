@@ -9,13 +9,15 @@ export interface Replan {
   diagnostics: Diagnostic[];
 }
 
-const BLOCKER_LINE = /^\s*(?:[-*]\s+)?\*{0,2}Blocker Task:?\*{0,2}:?\s*`?(T\d+)`?/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const BLOCKER_LINE = /^\s*(?:[-*]\s+)?\*{0,2}[Bb][Ll][Oo][Cc][Kk][Ee][Rr] [Tt][Aa][Ss][Kk]:?\*{0,2}:?\s*`?([Tt]\d+)`?/;
+export const TASK_ID = /^[Tt]\d+$/;
 
 export function parseReplan(text: string, file: string): Replan {
   const fm = parseFrontmatter(text, file);
   const tasks = new Set<string>();
   const fromFm = fmString(fm.data, 'blocker_task');
-  if (fromFm && /^T\d+$/i.test(fromFm)) tasks.add(fromFm.toUpperCase());
+  if (fromFm && TASK_ID.test(fromFm)) tasks.add(fromFm.toUpperCase());
   for (const line of splitLines(fm.body)) {
     const m = BLOCKER_LINE.exec(line);
     if (m) tasks.add(m[1].toUpperCase());

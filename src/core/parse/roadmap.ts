@@ -24,10 +24,12 @@ export interface Roadmap {
 // `(.*?)\*\*(.*)$` and `\s*(.*?)` backtrack quadratically on one long line.
 const SLICE_HEAD = /^\s*[-*+]\s+\[([ xX])\]\s+\*\*(S\d+)\s*[:.-]/;
 const SLICE_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}S\d+/;
-const DEPENDS_TAG = /depends:\s*(\[[^\]]*\]|[^`\s]*)/i;
-const RISK_TAG = /risk:\s*(\[[^\]]*\]|[^`\s]*)/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const DEPENDS_TAG = /[Dd][Ee][Pp][Ee][Nn][Dd][Ss]:\s*(\[[^\]]*\]|[^`\s]*)/;
+export const RISK_TAG = /[Rr][Ii][Ss][Kk]:\s*(\[[^\]]*\]|[^`\s]*)/;
 const VISION = /^\*\*Vision:\*\*(.*)$/;
-const DEMO = /^\s+>\s*After this:(.*)$/i;
+export const DEMO = /^\s+>\s*[Aa][Ff][Tt][Ee][Rr] [Tt][Hh][Ii][Ss]:(.*)$/;
+export const MILESTONE_ID_PREFIX = /^[Mm]\d+(?:-[a-zA-Z0-9]{6})?\s*[:.-]\s*/;
 
 /** `- [x] **S01: Title** rest`: done mark, id, title and rest, or null. */
 function sliceLine(line: string): { done: boolean; id: string; title: string; rest: string } | null {
@@ -51,7 +53,7 @@ export function parseRoadmap(body: string, bodyStartLine: number, file: string):
   const lines = splitLines(body);
   const diagnostics: Diagnostic[] = [];
   const heading = firstHeading(lines);
-  const title = heading ? heading.text.replace(/^M\d+(?:-[a-z0-9]{6})?\s*[:.-]\s*/i, '') : '';
+  const title = heading ? heading.text.replace(MILESTONE_ID_PREFIX, '') : '';
   const vision = lines.map((l) => VISION.exec(l)?.[1].trim()).find(Boolean);
   const slices: RoadmapSlice[] = [];
   const seen = new Set<string>();

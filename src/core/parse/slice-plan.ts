@@ -28,12 +28,13 @@ const TASK_HEADING = /^#{2,4}\s+(T\d+)\s*[:.-](.*)$/;
 const TASK_LIKE = /^\s*[-*+]\s+\[[^\]]*\]\s+\*{0,2}T\d+/;
 
 // Module-level patterns: a regex literal in a function is a new RegExp object on every call.
-const ESTIMATE = /est:\s*([^`\s]+)/i;
-const DETAIL = /^\s*(?:[-*+]\s*)?\*{0,2}(Files|Verify)\*{0,2}:\*{0,2}(.*)$/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const ESTIMATE = /[Ee][Ss][Tt]:\s*([^`\s]+)/;
+export const DETAIL = /^\s*(?:[-*+]\s*)?\*{0,2}([Ff][Ii][Ll][Ee][Ss]|[Vv][Ee][Rr][Ii][Ff][Yy])\*{0,2}:\*{0,2}(.*)$/;
 const SECTION_HEADING = /^#{1,3}\s/;
 const INDENTED = /^\s+/;
 const GOAL = /^\*\*Goal:\*\*(.*)$/;
-const SLICE_ID_PREFIX = /^S\d+\s*[:.-]\s*/i;
+export const SLICE_ID_PREFIX = /^[Ss]\d+\s*[:.-]\s*/;
 const CODE_SPANS = /`[^`]*`/g;
 
 /** `- [ ] **T01: Title** rest`: done mark, id, title (up to the closing `**`) and rest, or null. */

@@ -24,8 +24,9 @@ export interface TaskSummary {
 const SUMMARY_KEYS = ['id', 'parent', 'milestone', 'duration', 'verification_result', 'completed_at', 'blocker_discovered'];
 
 // The list's lead-in (known-issues.ts); without it a Known Issues section has no pending actions.
-const PENDING_ACTIONS = /pending actions/i;
-const TASK_ID_PREFIX = /^T\d+\s*[:.-]\s*/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const PENDING_ACTIONS = /[Pp][Ee][Nn][Dd][Ii][Nn][Gg] [Aa][Cc][Tt][Ii][Oo][Nn][Ss]/;
+export const TASK_ID_PREFIX = /^[Tt]\d+\s*[:.-]\s*/;
 
 const VERIFICATION_RESULTS = new Set(['passed', 'untested', 'mixed', 'failed']);
 

@@ -70,11 +70,12 @@ function milestoneTitle(body: string): string | undefined {
 // quadratically on a long run of them; these match within one line.
 const CLOSED_STATUSES = ['complete', 'done', 'skipped', 'closed'];
 const FAILED_STATUSES = ['active', 'pending', 'blocked', 'failed', 'failure', 'incomplete'];
-const FAILURE_SIGNALS = [
-  /^[ \t]*#[ \t]*BLOCKER\b/im,
-  /auto-mode recovery failed/i,
-  /verification\s+failed/i,
-  /^[ \t]*(?:status|verdict|outcome|result)[ \t]*[:=-][ \t]*not complete\b/im,
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const FAILURE_SIGNALS = [
+  /^[ \t]*#[ \t]*[Bb][Ll][Oo][Cc][Kk][Ee][Rr]\b/m,
+  /[Aa][Uu][Tt][Oo]-[Mm][Oo][Dd][Ee] [Rr][Ee][Cc][Oo][Vv][Ee][Rr][Yy] [Ff][Aa][Ii][Ll][Ee][Dd]/,
+  /[Vv][Ee][Rr][Ii][Ff][Ii][Cc][Aa][Tt][Ii][Oo][Nn]\s+[Ff][Aa][Ii][Ll][Ee][Dd]/,
+  /^[ \t]*(?:[Ss][Tt][Aa][Tt][Uu][Ss]|[Vv][Ee][Rr][Dd][Ii][Cc][Tt]|[Oo][Uu][Tt][Cc][Oo][Mm][Ee]|[Rr][Ee][Ss][Uu][Ll][Tt])[ \t]*[:=-][ \t]*[Nn][Oo][Tt] [Cc][Oo][Mm][Pp][Ll][Ee][Tt][Ee]\b/m,
 ];
 
 function summaryOutcome(text: string, file: string): { terminal: boolean; title?: string; diagnostics: Diagnostic[] } {
@@ -90,9 +91,9 @@ function summaryOutcome(text: string, file: string): { terminal: boolean; title?
 // as it matches one (`---` and LF, so not after a BOM or with CRLF) decides alone, by its first
 // `verdict:`, quoted values not taken; only without one, a `**Verdict:**` of the body counts.
 const GSD2_FRONTMATTER = /^---\n([\s\S]*?)\n---/;
-const FRONTMATTER_VERDICT = /verdict:\s*([\w-]+)/i;
+export const FRONTMATTER_VERDICT = /[Vv][Ee][Rr][Dd][Ii][Cc][Tt]:\s*([\w-]+)/;
 // ✅ as \u2705: the CLI bundle stays ASCII (esbuild.mjs).
-const BODY_VERDICT = /\*\*Verdict:?\*\*\s*(?:\u2705\s*)?(\w[\w-]*)/i;
+export const BODY_VERDICT = /\*\*[Vv][Ee][Rr][Dd][Ii][Cc][Tt]:?\*\*\s*(?:\u2705\s*)?(\w[\w-]*)/;
 
 function validationVerdict(text: string, file: string): { verdict: string | null; diagnostics: Diagnostic[] } {
   // Parsed for its diagnostics (broken YAML shows in Problems); the verdict is GSD-2's reading.

@@ -8,7 +8,7 @@ import { parseReplan } from '../parse/replan';
 import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
 import { parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
-import type { DirIndex } from '../files/gsd-layout';
+import { TASK_FILE_ID, type DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
 import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
 import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
@@ -93,7 +93,9 @@ export function isSidecarName(name: string): boolean {
 const NO_ACTIONS: readonly PendingActionLine[] = [];
 const NO_RECORDED: TaskPlanState['recorded'] = [];
 
-const SUMMARY_SUFFIX = /SUMMARY\.md$/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const SUMMARY_SUFFIX = /[Ss][Uu][Mm][Mm][Aa][Rr][Yy]\.[Mm][Dd]$/;
+export const TASK_SUMMARY_FILE = /^([Tt]\d+)-(?:.*-)?[Ss][Uu][Mm][Mm][Aa][Rr][Yy]\.[Mm][Dd]$/;
 
 function addAll<T>(target: T[], items: readonly T[]): void {
   // A loop, not push(...items): this runs for every task and most lists are empty.
@@ -232,7 +234,7 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
   const sidecarsByTask = new Map<string, string>();
   for (const e of tasksDir?.entries ?? []) {
     if (e.isFile && isSidecarName(e.name)) {
-      const id = /^(T\d+)-/i.exec(e.name)?.[1]?.toUpperCase();
+      const id = TASK_FILE_ID.exec(e.name)?.[1]?.toUpperCase();
       // `T01-HOOKS.md` itself wins over a descriptive `T01-…-HOOKS.md`.
       if (id && (!sidecarsByTask.has(id) || e.name.length === id.length + SIDECAR_TAIL.length)) sidecarsByTask.set(id, e.name);
       continue;
@@ -257,7 +259,7 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     if (!e.isFile || (e.name.charCodeAt(e.name.length - 4) | 32) !== 121 || !SUMMARY_SUFFIX.test(e.name)) continue;
     const dash = e.name.indexOf('-');
     if (dash > 0 && planned.has(e.name.slice(0, dash).toUpperCase())) continue;
-    const m = /^(T\d+)-(?:.*-)?SUMMARY\.md$/i.exec(e.name);
+    const m = TASK_SUMMARY_FILE.exec(e.name);
     if (m && !planned.has(m[1].toUpperCase())) {
       diagnostics.push({ file: tasksDir!.join(e.name), severity: 'warning', message: `${m[1].toUpperCase()} has a summary but is not a task of ${sliceId}-PLAN.md` });
     }

@@ -19,7 +19,8 @@ export const NO_REVIEW_FILES: ReviewFile[] = [];
 
 const SNAPSHOTS_FIRST = [true, false];
 
-const REVIEW_FILE = /^(T\d+)-CODE-REVIEW(?:-C(\d+))?\.md$/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const REVIEW_FILE = /^([Tt]\d+)-[Cc][Oo][Dd][Ee]-[Rr][Ee][Vv][Ii][Ee][Ww](?:-[Cc](\d+))?\.[Mm][Dd]$/;
 
 export function reviewHistory(
   files: ProjectFiles,

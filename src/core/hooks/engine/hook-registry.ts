@@ -26,6 +26,9 @@ export type ProjectStateOf<N extends string> = N extends keyof GSDStateExtension
 
 export const DEFAULT_PRIORITY = 100;
 
+/** Letters (either case, spelled out: see gsd-layout.ts), digits, `.`, `_` and `-`. */
+export const HOOK_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+
 export class HookRegistry {
   private readonly hooks: HookRegistration[] = [];
   /** The order every run uses, sorted once per registration rather than once per run. */
@@ -33,7 +36,7 @@ export class HookRegistry {
 
   /** `origin`: the loader's to say, never the hook's (its options cannot claim to be built in). */
   register(name: string, middleware: GSDMiddleware, options: RegisterOptions = {}, origin: 'builtin' | 'hook-folder' = 'hook-folder'): void {
-    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
+    if (!HOOK_NAME.test(name)) throw new Error(`hook name "${name}" must be letters, digits, . _ -`);
     if (this.hooks.some((h) => h.name === name)) throw new Error(`a hook named "${name}" is already registered`);
     const reg: HookRegistration = { name, middleware, priority: options.priority ?? DEFAULT_PRIORITY, order: this.hooks.length, builtin: origin === 'builtin' };
     if (options.summarize) reg.summarize = options.summarize;

@@ -18,6 +18,7 @@ import { listMilestones } from '../../state/milestone-folders';
 import type { ProjectFiles } from '../../state/project-files';
 import { FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatter-block';
 import type { GsdStore } from '../../files/gsd-store';
+import { SLICE_FOLDER_ID, TASK_FILE_ID } from '../../files/gsd-layout';
 import { runtimeDir } from '../../files/runtime-folder';
 import { extensionBlocks, newSidecarText } from './hook-sidecar';
 import { unitStateFiles, type UnitStateFiles } from './unit-files';
@@ -45,7 +46,7 @@ export function unitsOfProject(files: ProjectFiles, gsdDir: string): string[] {
     const slices = slicesPath ? files.dir(slicesPath) : null;
     const sliceIds = new Set<string>();
     for (const e of slices?.entries ?? []) {
-      const s = e.isDirectory ? /^(S\d+)(?:-|$)/i.exec(e.name)?.[1]?.toUpperCase() : undefined;
+      const s = e.isDirectory ? SLICE_FOLDER_ID.exec(e.name)?.[1]?.toUpperCase() : undefined;
       if (!s || sliceIds.has(s)) continue;
       sliceIds.add(s);
       ids.push(`${m.id}/${s}`);
@@ -53,7 +54,7 @@ export function unitsOfProject(files: ProjectFiles, gsdDir: string): string[] {
       const tasksPath = sliceDir ? files.dir(sliceDir)?.subdir('tasks') : null;
       const taskIds = new Set<string>();
       for (const t of (tasksPath ? files.dir(tasksPath)?.entries : null) ?? []) {
-        const id = t.isFile && t.name.toUpperCase().endsWith('-PLAN.MD') ? /^(T\d+)-/i.exec(t.name)?.[1]?.toUpperCase() : undefined;
+        const id = t.isFile && t.name.toUpperCase().endsWith('-PLAN.MD') ? TASK_FILE_ID.exec(t.name)?.[1]?.toUpperCase() : undefined;
         if (id && !taskIds.has(id)) {
           taskIds.add(id);
           ids.push(`${m.id}/${s}/${id}`);

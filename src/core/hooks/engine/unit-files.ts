@@ -13,7 +13,8 @@ export interface UnitRef {
   taskId?: string;
 }
 
-const UNIT_ID = /^(M\d+(?:-[a-z0-9]{6})?)(?:\/(S\d+)(?:\/(T\d+))?)?$/i;
+// Letters in both cases rather than the `i` flag: see gsd-layout.ts.
+export const UNIT_ID = /^([Mm]\d+(?:-[a-zA-Z0-9]{6})?)(?:\/([Ss]\d+)(?:\/([Tt]\d+))?)?$/;
 
 export function parseUnitId(id: string): UnitRef | null {
   const m = UNIT_ID.exec(id.trim());
