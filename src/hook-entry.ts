@@ -4,7 +4,7 @@
 // with the payload it read. Kept small: a host waits for this process on every event.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectHost, GITHUB_HOOKS_FILE, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
+import { detectHost, githubEntryInstalled, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
 import { eventName, eventOf } from './core/agent-hooks/hook-payload';
@@ -58,7 +58,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const origin = option(argv, '--host');
     const host = detectHost(raw, process.env, isAgentHost(origin) ? origin : null);
     // The same test as the full bridge; it then stands aside without an answer.
-    if (isDuplicateRun(host, event, () => fs.existsSync(path.join(project.root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(userHome(), '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) return false;
+    if (isDuplicateRun(host, event, () => githubEntryInstalled(project.root, userHome()))) return false;
     const context = hookCacheContext(rootArg, argv.includes('--untrusted'));
     if (context === null) return false;
     const key = answerKey(event, raw, `${context}\u0000${host.dialect}\u0000${host.origin ?? ''}`);

@@ -11,6 +11,7 @@
 // A host that reads `.claude/settings.json` besides its own files (Copilot CLI always, VS Code with
 // chat.useClaudeHooks) stands aside there when our `.github/hooks` file carries the same event.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** Our `.github/hooks` file (VS Code, Copilot CLI), relative to the repository or the home folder's `.copilot/hooks`. */
@@ -49,6 +50,11 @@ export function detectHost(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
   // Nothing tells (a command run by hand, no `--host`): the top-level shape Claude Code and Copilot
   // CLI read for Stop, and the nested one for context.
   return { dialect: origin ?? 'claude', origin };
+}
+
+/** Whether our `.github/hooks` entry is installed: in the project, or for the user in `~/.copilot/hooks`. */
+export function githubEntryInstalled(root: string, home: string): boolean {
+  return fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE)));
 }
 
 /**

@@ -13,8 +13,7 @@ import { DefaultHooksProvider, type HookContext, type HooksProvider, type Lifecy
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject, type GsdProject } from '../state/locate-project';
 import { openLocatedProject, type Project } from '../project/open-project';
-import * as fs from 'node:fs';
-import { detectHost, GITHUB_HOOKS_FILE, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
+import { detectHost, GITHUB_HOOKS_FILE, githubEntryInstalled, isDuplicateRun, type AgentHost, type RunningHost } from './agent-host';
 import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { eventName, formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
@@ -161,7 +160,7 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
   const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
   const home = options.home ?? userHome();
   const root = project.root;
-  if (isDuplicateRun(running, payload.event, () => fs.existsSync(path.join(root, GITHUB_HOOKS_FILE)) || fs.existsSync(path.join(home, '.copilot', 'hooks', path.basename(GITHUB_HOOKS_FILE))))) {
+  if (isDuplicateRun(running, payload.event, () => githubEntryInstalled(root, home))) {
     return { event: payload.event, host: running, output: null, skipped: 'VS Code runs this event through .github/hooks already' };
   }
   const key = options.cacheContext != null ? answerKey(payload.event, payload.raw, `${options.cacheContext}\u0000${running.dialect}\u0000${running.origin ?? ''}`) : null;
