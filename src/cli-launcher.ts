@@ -131,7 +131,7 @@ try {
 if (!existsSync(MAIN)) {
   // A checkout whose build is partial or stale (dist/ is not committed): say so, not MODULE_NOT_FOUND.
   process.stderr.write(`gsd-review: ${MAIN} is missing: build the CLI with \`npm run build\` in ${dirname(__dirname)}\n`);
-  process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
+  process.exitCode = COMMAND === 'hook' ? 0 : 1;
 } else {
   try {
     run();
@@ -139,6 +139,6 @@ if (!existsSync(MAIN)) {
     // The bundle itself failed to load (damaged): one line, and `hook` still exits 0.
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     process.stderr.write(`gsd-review: cannot start: ${message}\n`);
-    process.exitCode = process.argv.slice(2).includes('hook') ? 0 : 1;
+    process.exitCode = COMMAND === 'hook' ? 0 : 1;
   }
 }

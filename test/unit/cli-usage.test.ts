@@ -59,6 +59,11 @@ describe('CLI usage messages', function () {
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^gsd-review: \S+cli-main\.js is missing: build the CLI with `npm run build` in /);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
+    // `hook` still exits 0 (a host would otherwise block or warn); the word elsewhere does not count.
+    const hook = cli(path.join(dir, 'cli.js'), ['--root', dir, 'hook'], '{}');
+    assert.equal(hook.status, 0, hook.stderr);
+    assert.match(hook.stderr, /cli-agent-hooks\.js is missing/);
+    assert.equal(cli(path.join(dir, 'cli.js'), ['next', '--root', 'hook']).status, 1);
   });
 });
 
