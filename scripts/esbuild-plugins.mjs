@@ -1,4 +1,5 @@
 // esbuild plugins shared by the build (esbuild.mjs) and the tests that bundle the CLI.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 // The `yaml` package (half of the CLI bundle) is needed only to write frontmatter. It gets a bundle
@@ -55,13 +56,10 @@ export const oneCopyPerBuiltin = {
 };
 
 /**
- * `gsd-review`'s two bundles, both from src/cli.ts (src/cli/cli-parts.ts names them too): each is
- * built with GSD_CLI_PART defined, so esbuild drops the other part's commands.
+ * `gsd-review`'s two bundles, both from src/cli.ts, named once in src/cli/cli-bundles.json (which the
+ * launcher reads too): each is built with GSD_CLI_PART defined, so esbuild drops the other part's commands.
  */
-export const CLI_PARTS = [
-  { part: 'project', file: 'cli-main.js' },
-  { part: 'agent-hooks', file: 'cli-agent-hooks.js' },
-];
+export const CLI_PARTS = Object.entries(JSON.parse(readFileSync(new URL('../src/cli/cli-bundles.json', import.meta.url), 'utf8'))).map(([part, file]) => ({ part, file }));
 
 export function cliPartDefine(part) {
   return { GSD_CLI_PART: JSON.stringify(part) };

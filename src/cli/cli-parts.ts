@@ -5,13 +5,14 @@
 import { parseArgs } from 'node:util';
 import { OPTIONS } from './cli-options';
 import { plainArgs } from './plain-args';
+import CLI_BUNDLES from './cli-bundles.json';
 
 export type CliPart = 'project' | 'agent-hooks';
 
 export const AGENT_HOOK_COMMANDS: readonly string[] = ['hook', 'install-hooks', 'uninstall-hooks'];
 
-/** The bundle of each part, beside the launcher in dist/. */
-export const BUNDLE_OF_PART: Readonly<Record<CliPart, string>> = { project: 'cli-main.js', 'agent-hooks': 'cli-agent-hooks.js' };
+/** The bundle of each part, beside the launcher in dist/ (the build names them from the same file). */
+export const BUNDLE_OF_PART: Readonly<Record<CliPart, string>> = CLI_BUNDLES;
 
 /** The command word, found leniently (before the arguments are checked): `hook` must exit 0 even on bad options. */
 export function commandOf(argv: readonly string[]): string | undefined {
