@@ -3,8 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { entryAt, existsAt, isFileAt, isFolderAt } from '../../src/core/files/path-kind';
+import { entryAt, isFileAt, isFolderAt } from '../../src/core/files/path-kind';
 
+// fs.existsSync is in the table as the kind detection's inputs use it (open-project.ts kindInputs).
 describe('path kinds', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-path-kind-'));
   const file = path.join(dir, 'gsd.db');
@@ -16,7 +17,7 @@ describe('path kinds', () => {
 
   it('tells a folder, a file, a dangling link, nothing, and a path through a file apart', () => {
     const through = path.join(file, 'x');
-    const rows = [folder, file, dangling, path.join(dir, 'none'), through].map((p) => [isFolderAt(p), isFileAt(p), existsAt(p), entryAt(p)]);
+    const rows = [folder, file, dangling, path.join(dir, 'none'), through].map((p) => [isFolderAt(p), isFileAt(p), fs.existsSync(p), entryAt(p)]);
     assert.deepEqual(rows, [
       [true, false, true, true],
       [false, true, true, true],

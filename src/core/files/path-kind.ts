@@ -20,15 +20,6 @@ export function isFileAt(p: string): boolean {
   }
 }
 
-/** Anything that resolves (a link counts only when its target exists). */
-export function existsAt(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** An entry of any kind, a dangling link included. */
 export function entryAt(p: string): boolean {
   try {

@@ -3,6 +3,7 @@
 // (loaded once), and every decision made on that state: preview, dispatch, complete. The extension
 // keeps one per workspace project and tells it what the watcher saw; the CLI and the hook bridge open
 // one per process, which reads lazily and only once.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   cancelDispatchedUnit,
@@ -32,7 +33,6 @@ import { HookCache, type ProjectHooks } from './hook-cache';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';
 import type { ProjectState, StateSource, StateSourceInfo } from './state-source';
 import { SuccessorSource } from './successor-source';
-import { existsAt } from '../files/path-kind';
 
 export interface OpenProjectOptions {
   /** The door to `.gsd` (the extension's refuses to write under an unsaved editor). */
@@ -96,7 +96,7 @@ const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
 
 /** What detection looked at, so a change that cannot alter the kind costs no second detection. */
 function kindInputs(gsdDir: string): string {
-  return [DATABASE_FILE, PHASES_DIR, COMPAT_MARKER].map((n) => (existsAt(path.join(gsdDir, n)) ? '1' : '0')).join('');
+  return [DATABASE_FILE, PHASES_DIR, COMPAT_MARKER].map((n) => (fs.existsSync(path.join(gsdDir, n)) ? '1' : '0')).join('');
 }
 
 function noHooks(): ProjectHooks {
