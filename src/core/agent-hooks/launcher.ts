@@ -35,6 +35,29 @@ const JOURNAL = 'commit-journal.json';
 /** The reviewer agent install-hooks writes (hook-install.ts REVIEWER_NAME; not imported: that module imports this one). */
 const REVIEWER = 'gsd-reviewer';
 
+/**
+ * Finds this machine's CLI and a runtime for it, in the order at the top of this file (1-3; PATH is
+ * each caller's own last step): sets `cli` and, from the pointer, `runtime`, either left empty.
+ */
+export const FIND_CLI_SH = `cli=""
+runtime=""
+if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi
+pointer="$HOME/${POINTER_DIR}/${POINTER_FILE}"
+if [ -z "$cli" ] && [ -f "$pointer" ]; then
+  { IFS= read -r runtime; IFS= read -r cli; } < "$pointer"
+  [ -f "$cli" ] || cli=""
+  [ -x "$runtime" ] || runtime=""
+fi
+if [ -z "$cli" ]; then
+  for dir in ${EXTENSION_DIRS.map((d) => `"$HOME/${d}"`).join(' ')}; do
+    for found in "$dir"/${EXTENSION_GLOB}/dist/cli.js; do
+      [ -f "$found" ] && cli="$found"
+    done
+    [ -n "$cli" ] && break
+  done
+fi
+`;
+
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
 # finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the hook payload on stdin.
@@ -101,24 +124,7 @@ if [ "$event" = PreToolUse ]; then
 fi
 # Runs the bridge with the payload: re-fed when the fast path above has read it.
 run() { if [ -n "$feed" ]; then printf '%s\\n' "$payload" | "$@"; exit $?; fi; exec "$@"; }
-cli=""
-runtime=""
-if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi
-pointer="$HOME/${POINTER_DIR}/${POINTER_FILE}"
-if [ -z "$cli" ] && [ -f "$pointer" ]; then
-  { IFS= read -r runtime; IFS= read -r cli; } < "$pointer"
-  [ -f "$cli" ] || cli=""
-  [ -x "$runtime" ] || runtime=""
-fi
-if [ -z "$cli" ]; then
-  for dir in ${EXTENSION_DIRS.map((d) => `"$HOME/${d}"`).join(' ')}; do
-    for found in "$dir"/${EXTENSION_GLOB}/dist/cli.js; do
-      [ -f "$found" ] && cli="$found"
-    done
-    [ -n "$cli" ] && break
-  done
-fi
-if [ -z "$cli" ] && command -v gsd-review >/dev/null 2>&1; then run gsd-review hook "$@"; fi
+${FIND_CLI_SH}if [ -z "$cli" ] && command -v gsd-review >/dev/null 2>&1; then run gsd-review hook "$@"; fi
 if [ -z "$runtime" ]; then runtime="$(command -v node 2>/dev/null)"; fi
 if [ -z "$cli" ] || [ -z "$runtime" ]; then
   echo "gsd-review hook: no gsd-review CLI found (install the GSD Review Loop extension, or put gsd-review on PATH); nothing done" >&2
