@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { milestoneTitle } from '../../src/core/gsd2-database/milestone-registry';
 import { isFence, splitLines } from '../../src/core/parse/markdown-sections';
-import { parseFlatSlicePlan, type FlatPlanTask, type FlatSlicePlan } from '../../src/core/successor/flat-slice-plan';
+import { parseFlatSlicePlan, type FlatPlanTask, type FlatSlicePlan } from '../../src/core/parse/flat-slice-plan';
 import { knownIssuesFromText, type KnownIssueLine } from '../../src/core/successor/known-issue-actions';
 import { contextTitle, parseRoadmapSlices, roadmapHeading } from '../../src/core/successor/phase-layout';
 

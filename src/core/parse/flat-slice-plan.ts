@@ -3,8 +3,8 @@
 // `**Goal:** …`, then the tasks as a `<tasks>` block of checkbox lines
 // `- [x] **T01**: Title _(30m)_` with indented `- Files:` / `- Verify:` lines. There are no task
 // plan files: the checkbox is all the layout says about a task.
-import { isFence, splitLines } from '../parse/markdown-sections';
-import type { PlanTask } from '../parse/slice-plan';
+import { isFence, splitLines } from './markdown-sections';
+import type { PlanTask } from './slice-plan';
 import type { Diagnostic } from '../model/types';
 
 /** A task of the successor's slice plan: our plan task without the heading style (checkboxes only). */

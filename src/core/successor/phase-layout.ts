@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { firstHeading, splitLines } from '../parse/markdown-sections';
 import { parseTaskSummary, type TaskSummary } from '../parse/task-summary';
 import type { Diagnostic } from '../model/types';
-import { parseFlatSlicePlan, type FlatPlanTask } from './flat-slice-plan';
+import { parseFlatSlicePlan, type FlatPlanTask } from '../parse/flat-slice-plan';
 import { knownIssuesFromSummary, type KnownIssueLine } from './known-issue-actions';
 import { PHASES_DIR } from './project-kind';
 import { readStateVersionStamp, type StateVersionStamp } from './state-version-stamp';
