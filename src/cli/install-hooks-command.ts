@@ -9,6 +9,7 @@ import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
 import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
 import { userHome } from '../core/files/user-home';
+import { planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
 
 export interface InstallHooksCliOptions {
   root: string;
@@ -24,12 +25,32 @@ export class InstallHooksUsageError extends Error {
   override name = 'InstallHooksUsageError';
 }
 
+/** What a plan did (or, with --dry-run, would do): each file with its purpose, then notes; refusals on stderr. */
+function reportPlan(o: InstallHooksCliOptions, root: string, changes: FileChange[], skipped: string[], conflicts: string[], notes: string[], upToDate: string): void {
+  if (o.json) {
+    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped, conflicts, notes }, null, 2) + '\n');
+    return;
+  }
+  const rel = (f: string) => (o.user || !f.startsWith(root + path.sep) ? f : path.relative(root, f));
+  if (changes.length === 0) process.stdout.write(`${upToDate}\n`);
+  for (const c of changes) {
+    process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
+    if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
+  }
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+  for (const s of [...skipped, ...conflicts]) process.stderr.write(`gsd-review: ${s}\n`);
+}
+
+/** GSD's successor (@opengsd/gsd-pi) as a host: our review loop as its blocking post-unit gate. */
+export const GATE_HOST = 'gsd';
+
 function verb(c: FileChange): string {
   return c.after === null ? 'delete' : c.before === null ? 'create' : 'update';
 }
 
 export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
-  if (!isAgentHost(o.host)) throw new InstallHooksUsageError(`--host must be one of ${AGENT_HOSTS.join(', ')}`);
+  if (o.host === GATE_HOST) return runGateInstall(o);
+  if (!isAgentHost(o.host)) throw new InstallHooksUsageError(`--host must be one of ${[...AGENT_HOSTS, GATE_HOST].join(', ')}`);
   const home = o.home ?? userHome();
   let root = path.resolve(o.root);
   let projectKind: ProjectKind | undefined;
@@ -48,17 +69,32 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
     // an extension's pointer is newer than ours and stays.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
-  if (o.json) {
-    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts, notes: plan.notes ?? [] }, null, 2) + '\n');
-  } else {
-    const rel = (f: string) => (o.user ? f : path.relative(root, f) || f);
-    if (plan.changes.length === 0) process.stdout.write(o.uninstall ? 'Nothing of ours to remove.\n' : 'The agent hooks are installed and up to date.\n');
-    for (const c of plan.changes) {
-      process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
-      if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
+  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes ?? [], o.uninstall ? 'Nothing of ours to remove.' : 'The agent hooks are installed and up to date.');
+  return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
+}
+
+/** `--host gsd`: the gate entry in the PREFERENCES.md GSD reads (the project's, or with --user the user's). */
+function runGateInstall(o: InstallHooksCliOptions): number {
+  const home = o.home ?? userHome();
+  let gsdDir = '';
+  let root = path.resolve(o.root);
+  if (!o.user) {
+    const project = locateProject(root);
+    if (!project) throw new InstallHooksUsageError(`no .gsd folder at or above ${root}; give --root the project, or --user for your GSD preferences (~/.gsd)`);
+    const kind = detectProjectKind(project.gsdDir).kind;
+    if (kind !== 'successor') {
+      throw new InstallHooksUsageError(`--host gsd is for projects of GSD's successor (@opengsd/gsd-pi 1.x); ${project.root} is a ${kind === 'gsd2-database' ? 'GSD-2 database' : 'markdown'} project, where the review loop runs through gsd-review next (use --host vscode, claude or copilot-cli)`);
     }
-    for (const n of plan.notes ?? []) process.stdout.write(`note: ${n}\n`);
-    for (const s of [...plan.skipped, ...result.conflicts]) process.stderr.write(`gsd-review: ${s}\n`);
+    root = project.root;
+    gsdDir = fs.realpathSync(project.gsdDir);
   }
+  const options = { gsdDir, user: o.user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
+  const plan = (o.uninstall ? planGateUninstall : planGateInstall)(options, readOrNull);
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes);
+  if (!o.dryRun && !o.uninstall && result.conflicts.length === 0 && plan.skipped.length === 0) {
+    // The gate's launcher finds this CLI through the pointer, as the agent-hook launcher does.
+    if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
+  }
+  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes, o.uninstall ? 'Nothing of ours to remove.' : 'The review gate is installed and up to date.');
   return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
 }
