@@ -20,10 +20,14 @@ commands:
   complete            process the recorded unit's result from its artifacts (afterDispatch)
   hook [--event NAME] [--host H]
                       one agent-hook payload (VS Code, Copilot CLI or Claude Code) on stdin, its answer on stdout
-  install-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+  install-hooks --host vscode|claude|copilot-cli|gsd [--user] [--dry-run]
                       write (or show) the agent-hook files and the reviewer agent for that host
-  uninstall-hooks --host vscode|claude|copilot-cli [--user] [--dry-run]
+                      (gsd: our review gate in GSD's PREFERENCES.md, for @opengsd/gsd-pi projects)
+  uninstall-hooks --host vscode|claude|copilot-cli|gsd [--user] [--dry-run]
                       take them out again, leaving everything else in those files as it was
+  gate M001/S01/T01 [--done]
+                      in GSD's review gate (@opengsd/gsd-pi): this cycle's review instructions;
+                      --done records the written review and sets the verdict GSD reads
 
 options:
   --root DIR          the project (any folder inside it); default: the current folder
@@ -44,7 +48,7 @@ function otherBundle(command: string): Error {
 type CliArgs = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
 
 const HELP_HINT = 'see gsd-review --help';
-const COMMANDS = ['state', 'next', 'complete', 'hook', 'install-hooks', 'uninstall-hooks'];
+const COMMANDS = ['state', 'next', 'complete', 'hook', 'install-hooks', 'uninstall-hooks', 'gate'];
 
 /**
  * node:util's parser says what is wrong in its own words (an unknown option comes with advice about
@@ -126,6 +130,10 @@ async function main(argv: string[]): Promise<number> {
       }
       throw otherBundle(command);
     }
+    case 'gate': {
+      const { runGateCommand } = await import('./cli/gate-command.js');
+      return runGateCommand({ root, unit: positionals[1], done: values.done ?? false, json: values.json ?? false });
+    }
     default:
       throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);
   }
@@ -134,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
 const argv = process.argv.slice(2);
 guardProcess(commandOf(argv));
 main(argv).then(finish, (error: unknown) => {
-  if (error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError') {
+  if (error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError' || (error as Error | null)?.name === 'GateUsageError') {
     process.stderr.write(`gsd-review: ${(error as Error).message}\n`);
     finish(2);
   } else if (error instanceof NoProjectError) {

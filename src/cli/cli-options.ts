@@ -10,5 +10,6 @@ export const OPTIONS = {
   host: { type: 'string' },
   user: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
+  done: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;

@@ -44,6 +44,10 @@ export function reviewVerdictOf(raw: string | undefined): ReviewVerdict | null |
   const v = raw.toLowerCase().replace(/[\s_]+/g, '-');
   if (v === 'approved' || v === 'approve' || v === 'pass' || v === 'passed') return 'approved';
   if (v === 'changes-requested' || v === 'request-changes' || v === 'changes' || v === 'fail' || v === 'failed') return 'changes-requested';
+  // The successor's gate verdicts (gsd-review gate --done sets them in the review): rework asked;
+  // advisory (issues left at the cap) and pending (not recorded yet) leave it to the open issues.
+  if (v === 'needs-rework' || v === 'needs-remediation' || v === 'needs-attention') return 'changes-requested';
+  if (v === 'advisory' || v === 'pending') return null;
   return 'unknown';
 }
 
