@@ -18,6 +18,8 @@ import { readSuccessorRows, type DbLifecycle, type SuccessorRows } from './succe
 import { readPhase } from './successor-phase';
 import type { StateVersionStamp } from './state-version-stamp';
 import { buildTask, milestoneStatus, progressOf, sliceEntry, type ReviewSources } from './successor-units';
+import { readGateView } from '../successor-gate/gate-view';
+import { userHome } from '../files/user-home';
 
 export interface SuccessorState extends GSDState {
   source: 'successor';
@@ -298,7 +300,10 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
   const layout = readPhaseLayout(realGsd);
   diagnostics.push(...layout.diagnostics);
   state.layoutStateVersion = layout.newestStamp;
-  const src: ReviewSources = { rows, hooks, databaseFile: detection.databaseFile };
+  // Our review gate, when installed here or for the user (or when it recorded cycles before).
+  const gate = readGateView(realGsd, { home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) });
+  if (gate) diagnostics.push(...gate.diagnostics);
+  const src: ReviewSources = { rows, hooks, databaseFile: detection.databaseFile, gate };
   if (rows) {
     const r = fromDatabase(rows, layout, src, diagnostics);
     state.milestones = r.milestones;

@@ -168,13 +168,13 @@ export function briefCycle(b: DbReworkBrief, file: string): SuccessorReviewCycle
   };
 }
 
-/** Cycles in time order, numbered from 1 (rows without a time keep their read order). */
-export function numberCycles(cycles: SuccessorReviewCycle[]): SuccessorReviewCycle[] {
+/** Cycles in time order, numbered from `after` + 1 (rows without a time keep their read order). */
+export function numberCycles(cycles: SuccessorReviewCycle[], after = 0): SuccessorReviewCycle[] {
   const sorted = cycles
     .map((c, i) => ({ c, i }))
     .sort((a, b) => (a.c.at && b.c.at ? a.c.at.localeCompare(b.c.at) : 0) || a.i - b.i)
     .map((x) => x.c);
-  sorted.forEach((c, i) => (c.cycle = i + 1));
+  sorted.forEach((c, i) => (c.cycle = after + i + 1));
   return sorted;
 }
 

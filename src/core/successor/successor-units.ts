@@ -6,6 +6,11 @@ import type { StatusClass, StatusFrom } from './lifecycle-status';
 import type { LayoutSlice, LayoutTask } from './phase-layout';
 import { briefCycle, numberCycles, readArtifactVerdict, taskArtifactCandidates, verdictCycle, type BlockingHook, type SuccessorReviewCycle } from './review-verdicts';
 import type { SuccessorRows } from './successor-database';
+import { GATE_EXTENSION, gateTaskView, type GateView } from '../successor-gate/gate-view';
+import { REVIEW_LOOP } from '../hooks/builtin/review-loop/review-loop-state';
+
+/** The `source` of pending actions our gate left open at its cap (as the review loop's own on markdown projects). */
+export const GATE_PENDING_SOURCE = REVIEW_LOOP;
 
 /** The `source` of pending actions read from GSD's own known issues. */
 export const KNOWN_ISSUES_SOURCE = 'gsd-known-issues';
@@ -33,9 +38,12 @@ export interface ReviewSources {
   rows: SuccessorRows | null;
   hooks: BlockingHook[];
   databaseFile?: string;
+  /** Our review gate (installed, or with cycles recorded), read once per project read. */
+  gate?: GateView | null;
 }
 
-function taskReviews(t: TaskInput, phaseDir: string | undefined, src: ReviewSources): SuccessorReviewCycle[] {
+/** GSD's own review cycles of a task (verdicts of its other hooks, rework briefs), numbered after `after`. */
+function gsdTaskReviews(t: TaskInput, phaseDir: string | undefined, src: ReviewSources, after: number): SuccessorReviewCycle[] {
   const cycles: SuccessorReviewCycle[] = [];
   const unitId = `${t.milestoneId}/${t.sliceId}/${t.id}`;
   const dbHooks = new Set<string>();
@@ -48,7 +56,8 @@ function taskReviews(t: TaskInput, phaseDir: string | undefined, src: ReviewSour
   // Up to 1.21 the verdict lives only in the hook's artifact; on main the row wins (the file is a render).
   if (phaseDir) {
     for (const hook of src.hooks) {
-      if (!hook.artifact || dbHooks.has(hook.name)) continue;
+      // Our gate's cycles come from our records (gate-view.ts), with the whole review.
+      if (!hook.artifact || dbHooks.has(hook.name) || hook.name === src.gate?.config.name) continue;
       for (const file of taskArtifactCandidates(phaseDir, t.sliceId, t.id, hook.artifact)) {
         const v = readArtifactVerdict(file);
         if (!v) continue;
@@ -60,7 +69,7 @@ function taskReviews(t: TaskInput, phaseDir: string | undefined, src: ReviewSour
   for (const b of src.rows?.reworkBriefs ?? []) {
     if (b.milestoneId === t.milestoneId && b.sliceId === t.sliceId && b.taskId === t.id) cycles.push(briefCycle(b, src.databaseFile ?? ''));
   }
-  return numberCycles(cycles);
+  return numberCycles(cycles, after);
 }
 
 function taskPendingActions(t: TaskInput, fallbackFile: string): PendingAction[] {
@@ -72,6 +81,11 @@ function taskPendingActions(t: TaskInput, fallbackFile: string): PendingAction[]
 
 export function buildTask(t: TaskInput, phaseDir: string | undefined, src: ReviewSources, fallbackFile: string): TaskEntry {
   const done = t.cls === 'closed';
+  const unit = { milestoneId: t.milestoneId, sliceId: t.sliceId, taskId: t.id, unitId: `${t.milestoneId}/${t.sliceId}/${t.id}` };
+  const gate = src.gate ? gateTaskView(src.gate, unit) : null;
+  const ours = gate?.cycles ?? [];
+  const pendingActions = taskPendingActions(t, fallbackFile);
+  for (const p of gate?.pendingActions ?? []) pendingActions.push({ text: p.text, source: GATE_PENDING_SOURCE, file: p.file, line: p.line, milestoneId: t.milestoneId, sliceId: t.sliceId, taskId: t.id });
   return {
     id: t.id,
     title: t.title,
@@ -86,9 +100,12 @@ export function buildTask(t: TaskInput, phaseDir: string | undefined, src: Revie
     completedAt: t.completedAt,
     verificationResult: t.verificationResult,
     blockerDiscovered: t.blockerDiscovered,
-    pendingActions: taskPendingActions(t, fallbackFile),
-    reviews: taskReviews(t, phaseDir, src),
-    extensions: { successor: { cls: t.cls, gsdStatus: t.gsdStatus, statusFrom: t.statusFrom } },
+    pendingActions,
+    reviews: [...ours, ...gsdTaskReviews(t, phaseDir, src, ours.length ? ours[ours.length - 1].cycle : 0)],
+    extensions: {
+      successor: { cls: t.cls, gsdStatus: t.gsdStatus, statusFrom: t.statusFrom },
+      ...(gate ? { [REVIEW_LOOP]: gate.loop, [GATE_EXTENSION]: gate.status } : {}),
+    },
   };
 }
 

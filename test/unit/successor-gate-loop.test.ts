@@ -1,0 +1,275 @@
+// Our review loop as the successor's blocking post-unit gate, run through `gsd-review` as GSD's hook
+// session runs it, with GSD's side played by this test as gsd-pi 1.16.1 does it (cited per step):
+// - before the hook session: cycleCounts["<hook>/execute-task/<M/S/T>"] + 1 and the activeHook,
+//   persisted to `.gsd/hook-state.json` (rule-registry.ts _startHook, auto-post-unit.ts
+//   checkPostUnitHooks then persistHookState);
+// - after it: the artifact's frontmatter verdict, read case-insensitively with the `yaml` package
+//   (verdict-parser.ts extractFrontmatterVerdict): pass / advisory go on, needs-rework retries;
+// - on retry-task: the task's summary and the on_block artifact deleted (auto-post-unit.ts
+//   prepareHookRetry), then execute-task runs again and the gate after it.
+// Expectations are what GSD would read and what a person sees in `state --json`; none is read
+// back from our own answers.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { buildCli, cli } from './helpers/cli';
+import { writeSuccessorLayout } from './helpers/successor-project';
+
+const UNIT = 'M001/S02/T01';
+const PHASE = '.gsd/phases/01-checkout-flow';
+const ARTIFACT = `${PHASE}/S02-T01-CODE-REVIEW.md`;
+const SUMMARY = `${PHASE}/S02-T01-SUMMARY.md`;
+const KEY = `gsd-review-loop/execute-task/${UNIT}`;
+
+/** What GSD reads from the artifact: verdict-parser.ts extractFrontmatterVerdict, re-stated here. */
+function gsdVerdict(root: string): string | undefined {
+  const file = path.join(root, ARTIFACT);
+  if (!fs.existsSync(file)) return undefined;
+  const trimmed = fs.readFileSync(file, 'utf8').trimStart();
+  if (!trimmed.startsWith('---')) return undefined;
+  const rest = trimmed.slice(trimmed.indexOf('\n') + 1);
+  const end = rest.indexOf('\n---');
+  if (end === -1) return undefined;
+  const data = parseYaml(rest.slice(0, end)) as Record<string, unknown>;
+  const key = Object.keys(data).find((k) => k.toLowerCase() === 'verdict');
+  const v = key ? String(data[key]).trim().toLowerCase() : undefined;
+  return v === 'passed' ? 'pass' : v;
+}
+
+/** GSD starting the hook for the next cycle (rule-registry.ts _startHook + persistState). */
+function gsdStartsGate(root: string): number {
+  const file = path.join(root, '.gsd', 'hook-state.json');
+  const state = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { cycleCounts: {}, redispatchedGateKeys: [], hookQueue: [], retryPending: false, retryTrigger: null };
+  const cycle = (state.cycleCounts[KEY] ?? 0) + 1;
+  state.cycleCounts[KEY] = cycle;
+  state.activeHook = { hookName: 'gsd-review-loop', triggerUnitType: 'execute-task', triggerUnitId: UNIT, cycle, pendingRetry: false, completionOperationId: `op-${cycle}` };
+  state.savedAt = new Date().toISOString();
+  fs.writeFileSync(file, JSON.stringify(state, null, 2));
+  return cycle;
+}
+
+/** GSD acting on needs-rework with on_block retry-task: summary and on_block artifact deleted, task re-run. */
+function gsdRetriesTask(root: string, summary: string): void {
+  fs.rmSync(path.join(root, SUMMARY), { force: true });
+  fs.rmSync(path.join(root, ARTIFACT), { force: true });
+  const file = path.join(root, '.gsd', 'hook-state.json');
+  const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+  state.activeHook = null;
+  fs.writeFileSync(file, JSON.stringify(state, null, 2));
+  // The executor runs again and writes its summary.
+  fs.writeFileSync(path.join(root, SUMMARY), summary);
+}
+
+function review(cycle: number, issues: string[], task = 'T01'): string {
+  return ['---', `task: ${task}`, `cycle: ${cycle}`, 'verdict: pending', '---', `# Code review: ${UNIT} (cycle ${cycle})`, '', '## Issues', ...issues, '', '## Notes', 'Checked the capture path.', ''].join('\n');
+}
+
+/** The summary the re-run task writes (the successor's summary shape: successor-project.ts flatTaskSummary). */
+const SUMMARY_TEXT = '---\nid: T01\nparent: S02\nmilestone: M001\nkey_files:\n  - src/payments/capture.ts\ncompleted_at: 2026-11-28T10:00:00Z\n---\n# T01: Payment intent\n\nFixed.\n';
+
+function project(): { root: string; home: string } {
+  const { root } = writeSuccessorLayout({ 'src/payments/capture.ts': 'export function capture(amount: number) {\n  return charge(amount);\n}\n' });
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gate-home-'));
+  return { root, home };
+}
+
+describe('successor gate: the review loop as GSD runs it', function () {
+  this.timeout(120_000);
+  let script: string;
+  before(async () => {
+    script = await buildCli();
+  });
+  const run = (root: string, home: string, ...args: string[]) => cli(script, [...args, '--root', root], undefined, { HOME: home, GSD_HOME: path.join(home, '.gsd') });
+
+  function install(root: string, home: string): void {
+    const r = run(root, home, 'install-hooks', '--host', 'gsd');
+    assert.equal(r.status, 0, r.stderr);
+  }
+
+  it('three cycles: needs-rework, the artifact deleted as GSD does, needs-rework, pass', () => {
+    const { root, home } = project();
+    install(root, home);
+
+    // Cycle 1: two issues.
+    assert.equal(gsdStartsGate(root), 1);
+    const g1 = run(root, home, 'gate', UNIT, '--json');
+    assert.equal(g1.status, 0, g1.stderr);
+    assert.equal(g1.json.cycle, 1);
+    assert.equal(g1.json.maxCycles, 5);
+    assert.equal(g1.json.reviewFile, ARTIFACT);
+    assert.equal(g1.json.unitId, UNIT);
+    fs.writeFileSync(path.join(root, ARTIFACT), review(1, ['- [ ] **major** `src/payments/capture.ts:2` No idempotency key on capture.', '- [ ] **minor** `src/payments/capture.ts:1` Amount is a float.']));
+    const d1 = run(root, home, 'gate', UNIT, '--done', '--json');
+    assert.equal(d1.status, 0, d1.stderr);
+    assert.deepEqual([d1.json.cycle, d1.json.verdict, d1.json.openIssues], [1, 'needs-rework', 2]);
+    assert.equal(gsdVerdict(root), 'needs-rework', 'GSD reads needs-rework');
+    // What the re-run task is pointed at (our pre-dispatch entry names this path).
+    const issues = fs.readFileSync(path.join(root, '.gsd/gsd-review-loop/gate/M001/S02/T01/OPEN-ISSUES.md'), 'utf8');
+    assert.match(issues, /No idempotency key on capture/);
+    assert.match(issues, /Amount is a float/);
+
+    gsdRetriesTask(root, SUMMARY_TEXT);
+    assert.equal(fs.existsSync(path.join(root, ARTIFACT)), false);
+
+    // Cycle 2: the earlier issues are in the instructions; one fixed, one still open.
+    assert.equal(gsdStartsGate(root), 2);
+    const g2 = run(root, home, 'gate', UNIT);
+    assert.equal(g2.status, 0, g2.stderr);
+    assert.match(g2.stdout, /review cycle 2 of at most 5/);
+    assert.match(g2.stdout, /Issues of cycle 1/);
+    assert.match(g2.stdout, /No idempotency key on capture/);
+    fs.writeFileSync(path.join(root, ARTIFACT), review(2, ['- [x] **major** `src/payments/capture.ts:2` No idempotency key on capture.', '- [ ] **minor** `src/payments/capture.ts:1` Amount is a float.']));
+    const d2 = run(root, home, 'gate', UNIT, '--done', '--json');
+    assert.deepEqual([d2.json.cycle, d2.json.verdict, d2.json.openIssues, d2.json.resolvedIssues], [2, 'needs-rework', 1, 1]);
+    assert.equal(gsdVerdict(root), 'needs-rework');
+
+    gsdRetriesTask(root, SUMMARY_TEXT);
+
+    // Cycle 3: nothing open.
+    assert.equal(gsdStartsGate(root), 3);
+    fs.writeFileSync(path.join(root, ARTIFACT), review(3, ['- [x] **minor** `src/payments/capture.ts:1` Amount is a float.']));
+    const d3 = run(root, home, 'gate', UNIT, '--done');
+    assert.equal(d3.status, 0, d3.stderr);
+    assert.match(d3.stdout, /verdict pass/);
+    assert.equal(gsdVerdict(root), 'pass', 'GSD reads pass and goes on');
+
+    // Every cycle is visible in the state, with its issues, though GSD deleted two of the reviews.
+    const state = run(root, home, 'state', '--json');
+    assert.equal(state.status, 0, state.stderr);
+    const task = state.json.milestones[0].slices[1].tasks[0];
+    assert.deepEqual(task.reviews.slice(0, 3).map((r: { cycle: number; openIssues: unknown[]; resolvedIssues: unknown[] }) => [r.cycle, r.openIssues.length, r.resolvedIssues.length]), [[1, 2, 0], [2, 1, 1], [3, 0, 1]]);
+    assert.equal(task.reviews[0].openIssues[0].location, 'src/payments/capture.ts:2');
+    assert.deepEqual(task.extensions['review-loop'].outcome && [task.extensions['review-loop'].outcome.cycles, task.extensions['review-loop'].outcome.passed], [3, true]);
+    assert.equal(task.extensions['successor-gate'].state, 'passed');
+  });
+
+  it('at the cap with issues open: advisory, and the issues become the task\'s pending actions', () => {
+    const { root, home } = project();
+    install(root, home);
+    const open = '- [ ] **major** `src/payments/capture.ts:2` No idempotency key on capture.';
+    for (let cycle = 1; cycle <= 5; cycle++) {
+      assert.equal(gsdStartsGate(root), cycle);
+      fs.writeFileSync(path.join(root, ARTIFACT), review(cycle, [open]));
+      const d = run(root, home, 'gate', UNIT, '--done', '--json');
+      assert.equal(d.status, 0, d.stderr);
+      assert.equal(d.json.verdict, cycle < 5 ? 'needs-rework' : 'advisory', `cycle ${cycle}`);
+      assert.equal(gsdVerdict(root), cycle < 5 ? 'needs-rework' : 'advisory');
+      if (cycle < 5) gsdRetriesTask(root, SUMMARY_TEXT);
+    }
+    const state = run(root, home, 'state', '--json').json;
+    const task = state.milestones[0].slices[1].tasks[0];
+    assert.equal(task.reviews.filter((r: { snapshot: boolean }) => r.snapshot).length, 5);
+    const pending = task.pendingActions.filter((p: { source: string }) => p.source === 'review-loop');
+    assert.equal(pending.length, 1);
+    assert.match(pending[0].text, /No idempotency key on capture/);
+    assert.ok(state.pendingActions.some((p: { text: string }) => /No idempotency key/.test(p.text)), 'listed with the project\'s pending actions');
+    assert.equal(task.extensions['successor-gate'].state, 'capped');
+    // A sixth cycle is not one GSD would read.
+    fs.writeFileSync(path.join(root, '.gsd/hook-state.json'), JSON.stringify({ cycleCounts: { [KEY]: 6 }, activeHook: null }));
+    const over = run(root, home, 'gate', UNIT, '--done');
+    assert.equal(over.status, 1);
+    assert.match(over.stderr, /cycle 6 of at most 5/);
+  });
+
+  describe('hostile reviews: a clear line, exit 1, nothing recorded', () => {
+    let root: string;
+    let home: string;
+    beforeEach(() => {
+      ({ root, home } = project());
+      install(root, home);
+      gsdStartsGate(root);
+    });
+    const done = () => run(root, home, 'gate', UNIT, '--done');
+    function nothingRecorded(): void {
+      assert.equal(fs.existsSync(path.join(root, '.gsd/gsd-review-loop/gate/M001/S02/T01')), false, 'no record');
+      assert.notEqual(gsdVerdict(root), 'pass');
+      assert.notEqual(gsdVerdict(root), 'needs-rework');
+    }
+
+    it('no review written yet, or an empty one', () => {
+      let r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /no review at \.gsd\/phases\/01-checkout-flow\/S02-T01-CODE-REVIEW\.md yet/);
+      fs.writeFileSync(path.join(root, ARTIFACT), '\n  \n');
+      r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /is empty/);
+      nothingRecorded();
+    });
+
+    it('a review of another task, or of another cycle', () => {
+      fs.writeFileSync(path.join(root, ARTIFACT), review(1, ['- [ ] **major** `src/a.ts:1` x'], 'T02'));
+      let r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /a review of T02, but this gate is M001\/S02\/T01/);
+      fs.writeFileSync(path.join(root, ARTIFACT), review(3, ['- [ ] **major** `src/a.ts:1` x']));
+      r = done();
+      assert.match(r.stderr, /says cycle 3, but GSD is on cycle 1/);
+      nothingRecorded();
+    });
+
+    it('a huge review, and one that is not text', () => {
+      fs.writeFileSync(path.join(root, ARTIFACT), review(1, Array.from({ length: 40_000 }, (_, i) => `- [ ] **minor** \`src/a.ts:${i + 1}\` issue number ${i} of a review that never ends`)));
+      let r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /is over 1024 KB/);
+      fs.writeFileSync(path.join(root, ARTIFACT), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01, 0x02]));
+      r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /not text/);
+      nothingRecorded();
+    });
+
+    it('a review file that is a link leading out of the project', () => {
+      const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'outside-')), 'review.md');
+      fs.writeFileSync(outside, review(1, []));
+      fs.symlinkSync(outside, path.join(root, ARTIFACT));
+      const r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /cannot be used/);
+      assert.equal(fs.readFileSync(outside, 'utf8'), review(1, []), 'the file outside is untouched');
+      nothingRecorded();
+    });
+
+    it('a unit id that names another folder is not a task id', () => {
+      const r = run(root, home, 'gate', 'M001/../../etc/T01');
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /is not a task id like M001\/S01\/T01/);
+    });
+
+    it('no frontmatter, or no Issues section', () => {
+      fs.writeFileSync(path.join(root, ARTIFACT), '# Review\n\n- [ ] **major** `src/a.ts:1` x\n');
+      let r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /no task: line|no frontmatter/);
+      fs.writeFileSync(path.join(root, ARTIFACT), '---\ntask: T01\ncycle: 1\n---\n# Review\n\nAll fine.\n');
+      r = done();
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /Issues/);
+      nothingRecorded();
+    });
+  });
+
+  it('a shared CODE-REVIEW.md in the phase folder (GSD would read it for every task) is refused', () => {
+    const { root, home } = project();
+    install(root, home);
+    gsdStartsGate(root);
+    fs.writeFileSync(path.join(root, PHASE, 'CODE-REVIEW.md'), '---\nverdict: pass\n---\n');
+    const r = run(root, home, 'gate', UNIT);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /CODE-REVIEW\.md is a CODE-REVIEW\.md for more than one task/);
+  });
+
+  it('before GSD started the gate, and without the hook installed, it says what to do', () => {
+    const { root, home } = project();
+    let r = run(root, home, 'gate', UNIT);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /not installed .*install-hooks --host gsd/);
+    install(root, home);
+    r = run(root, home, 'gate', UNIT);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /GSD has not started this gate for M001\/S02\/T01/);
+  });
+});
