@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'gate': {
       const { runGateCommand } = await import('./cli/gate-command.js');
-      return runGateCommand({ root, unit: positionals[1], done: values.done ?? false, json: values.json ?? false });
+      return runGateCommand({ root, unit: positionals[1], done: values.done ?? false, json: values.json ?? false, guard: values.guard ?? false });
     }
     default:
       throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);

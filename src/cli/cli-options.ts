@@ -11,5 +11,6 @@ export const OPTIONS = {
   user: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   done: { type: 'boolean', default: false },
+  guard: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;

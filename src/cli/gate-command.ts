@@ -6,18 +6,26 @@ import * as path from 'node:path';
 import { NodeGsdStore } from '../core/files/gsd-store';
 import { userHome } from '../core/files/user-home';
 import { locateProject } from '../core/state/locate-project';
-import { recordGateReview } from '../core/successor-gate/gate-done';
+import { recordGateReview, type GateDone } from '../core/successor-gate/gate-done';
+import { briefFor, MCP_SERVER_BIN, saveReworkBrief, type BriefResult } from '../core/successor-gate/rework-brief';
+import { findOnPath } from '../core/successor/hand-off';
 import { gateInstructions, gateInstructionsJson } from '../core/successor-gate/gate-instructions';
 import { GateRefused, openGateSession } from '../core/successor-gate/gate-session';
 import { ReviewFormatError } from '../core/successor-gate/gate-verdict';
-import { parseGateUnit } from '../core/successor-gate/hook-artifact-path';
+import { parseGateUnit, resolveTaskArtifact, type GateUnit } from '../core/successor-gate/hook-artifact-path';
+import { readGateConfig } from '../core/successor-gate/gate-config';
+import { GATE_ARTIFACT } from '../core/successor-gate/gate-hook';
+import { judgeGateToolCall, type GateGuardAnswer } from '../core/successor-gate/gate-guard';
 import { writeAnswer } from './process-exit';
+import { readStdinBounded } from './read-stdin';
 
 export interface GateCommandOptions {
   root: string;
   unit: string | undefined;
   done: boolean;
   json: boolean;
+  /** A tool call of the gate's session on stdin, judged (the guard extension asks). */
+  guard?: boolean;
 }
 
 /** A gate that cannot go on: said in one line, exit 1 (the reviewer reads it and acts). */
@@ -25,11 +33,15 @@ export class GateCommandError extends Error {
   override name = 'GateCommandError';
 }
 
-export function runGateCommand(o: GateCommandOptions): number {
+export async function runGateCommand(o: GateCommandOptions): Promise<number> {
   const unit = o.unit === undefined ? null : parseGateUnit(o.unit);
   if (!unit) throw new GateUsageError(o.unit === undefined ? 'gate needs the task, as GSD names it: gsd-review gate M001/S01/T01' : `gate: "${o.unit}" is not a task id like M001/S01/T01`);
   const project = locateProject(path.resolve(o.root));
   if (!project) throw new GateCommandError(`no .gsd folder at or above ${path.resolve(o.root)}; run the gate in the project GSD runs (or pass --root)`);
+  if (o.guard) {
+    writeAnswer(JSON.stringify(await guardAnswer(project.root, project.gsdDir, unit)) + '\n');
+    return 0;
+  }
   try {
     const session = openGateSession(project.root, project.gsdDir, unit, { home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) });
     if (!o.done) {
@@ -37,16 +49,46 @@ export function runGateCommand(o: GateCommandOptions): number {
       return 0;
     }
     const done = recordGateReview(session, new NodeGsdStore());
-    if (o.json) writeAnswer(JSON.stringify(done, null, 2) + '\n');
+    const reworkBrief = await tellGsd(session.root, done);
+    if (o.json) writeAnswer(JSON.stringify({ ...done, reworkBrief }, null, 2) + '\n');
     else {
       const counts = `${done.openIssues} open, ${done.resolvedIssues} resolved`;
-      writeAnswer(`Recorded review cycle ${done.cycle} of ${done.maxCycles} for ${done.unitId} (${counts}): verdict ${done.verdict}.\n${done.next}\n`);
+      writeAnswer(`Recorded review cycle ${done.cycle} of ${done.maxCycles} for ${done.unitId} (${counts}): verdict ${done.verdict}.\n${done.next}\nGSD's rework brief: ${reworkBrief.detail}.\n`);
     }
     return 0;
   } catch (error) {
     if (error instanceof GateRefused || error instanceof ReviewFormatError) throw new GateCommandError(error.message);
     throw error;
   }
+}
+
+const MAX_TOOL_CALL = 4 * 1024 * 1024;
+
+/** The issues as GSD's own rework brief, where its MCP server is on PATH; otherwise says what the re-run relies on. */
+async function tellGsd(root: string, done: GateDone): Promise<BriefResult> {
+  const unit = parseGateUnit(done.unitId)!;
+  const brief = briefFor({ projectDir: root, unit, cycle: done.cycle, verdict: done.verdict, open: done.issues.open, resolved: done.issues.resolved, snapshot: done.snapshot });
+  if (!brief) return { saved: false, detail: 'not needed (the review has no issues)' };
+  const bin = findOnPath(MCP_SERVER_BIN);
+  if (!bin) return { saved: false, detail: `not saved: ${MCP_SERVER_BIN} (npm package @opengsd/mcp-server) is not on PATH, so the re-run task learns the open issues only from ${done.openIssuesFile}, which our pre-dispatch hook points it at` };
+  return saveReworkBrief(bin, brief);
+}
+
+/** The guard's answer for the tool call on stdin; one it cannot read is refused (the review is running). */
+async function guardAnswer(root: string, gsdDir: string, unit: GateUnit): Promise<GateGuardAnswer> {
+  let call: { toolName?: unknown; input?: unknown };
+  try {
+    const text = await readStdinBounded(MAX_TOOL_CALL);
+    if (text === null) throw new Error('no tool call on stdin, or one over 4 MB');
+    call = JSON.parse(text) as typeof call;
+  } catch (error) {
+    return { block: true, reason: `GSD Review Loop: the tool call could not be read (${(error as Error).message.split('\n')[0]}); during the review the reviewer only reads and writes its review file` };
+  }
+  const places = { gsdDir, home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
+  const artifact = readGateConfig(places).config?.artifact ?? GATE_ARTIFACT;
+  const reviewFile = resolveTaskArtifact(gsdDir, unit, artifact).file;
+  const input = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
+  return judgeGateToolCall({ toolName: typeof call.toolName === 'string' ? call.toolName : '', input }, { root, unitId: unit.unitId, reviewFile, gsdDir });
 }
 
 /** A gate called the wrong way (exit 2, as every usage error). */

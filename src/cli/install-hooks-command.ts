@@ -90,7 +90,8 @@ function runGateInstall(o: InstallHooksCliOptions): number {
   }
   const options = { gsdDir, user: o.user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = (o.uninstall ? planGateUninstall : planGateInstall)(options, readOrNull);
-  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes);
+  // With the home folder: folders the install creates (.gsd/extensions) are recorded, and uninstall removes them once empty.
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes, home);
   if (!o.dryRun && !o.uninstall && result.conflicts.length === 0 && plan.skipped.length === 0) {
     // The gate's launcher finds this CLI through the pointer, as the agent-hook launcher does.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));

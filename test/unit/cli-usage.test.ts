@@ -17,7 +17,7 @@ describe('CLI usage messages', function () {
     ['an unknown option', ['state', '--bogus'], /^gsd-review: unknown option --bogus; see gsd-review --help\n$/],
     ['an option without its value', ['state', '--root'], /^gsd-review: option --root needs a value; see gsd-review --help\n$/],
     ['a value for a switch', ['state', '--json=yes'], /^gsd-review: option --json takes no value; see gsd-review --help\n$/],
-    ['an unknown command', ['stat'], /^gsd-review: unknown command "stat" \(commands: state, next, complete, hook, install-hooks, uninstall-hooks\); see gsd-review --help\n$/],
+    ['an unknown command', ['stat'], /^gsd-review: unknown command "stat" \(commands: state, next, complete, hook, install-hooks, uninstall-hooks, gate\); see gsd-review --help\n$/],
     ['a root that does not exist', ['state', '--root', path.join(os.tmpdir(), 'gsd-no-such-folder-x9')], /^gsd-review: --root \S+gsd-no-such-folder-x9: no such folder; see gsd-review --help\n$/],
   ];
   for (const [name, args, message] of cases) {

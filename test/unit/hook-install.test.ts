@@ -187,7 +187,7 @@ describe('agent hook install and uninstall', () => {
     it('a wrong --host or a folder without .gsd is one clear line and exit 2', () => {
       const r = cli(gsd, ['install-hooks', '--root', os.tmpdir(), '--host', 'cursor']);
       assert.equal(r.status, 2);
-      assert.equal(r.stderr, 'gsd-review: --host must be one of vscode, claude, copilot-cli\n');
+      assert.equal(r.stderr, 'gsd-review: --host must be one of vscode, claude, copilot-cli, gsd\n');
       const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-gsd-'));
       const n = cli(gsd, ['install-hooks', '--root', empty, '--host', 'vscode']);
       assert.equal(n.status, 2);

@@ -40,7 +40,7 @@ describe('plain CLI arguments (fast-check against node:util parseArgs)', () => {
 
   it('answers the calls agents and the extension make, with parseArgs\' defaults', () => {
     const got = plainArgs(['next', '--json', '--root', '/w/proj'], OPTIONS);
-    assert.deepStrictEqual({ ...got!.values }, { json: true, root: '/w/proj', full: false, apply: false, untrusted: false, user: false, 'dry-run': false, help: false });
+    assert.deepStrictEqual({ ...got!.values }, { json: true, root: '/w/proj', full: false, apply: false, untrusted: false, user: false, 'dry-run': false, done: false, guard: false, help: false });
     assert.deepStrictEqual(got!.positionals, ['next']);
     assert.ok(plainArgs(['hook', '--event', 'Stop', '--host', 'claude'], OPTIONS));
   });

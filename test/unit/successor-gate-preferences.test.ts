@@ -4,7 +4,12 @@
 // `\n---`, `\r` removed, the `yaml` package's parse), and the values GSD must find are written out
 // below from its docs (preferences-reference.md "post_unit_hooks") and issue 37, not from our code.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { buildCli, cli } from './helpers/cli';
+import { writeSuccessorLayout } from './helpers/successor-project';
 import { addGateEntry, gateEntryState, PreferencesEditRefused, removeGateEntry } from '../../src/core/successor-gate/preferences-entry';
 
 /** What gsd-pi's preferences reader makes of a PREFERENCES.md: its frontmatter data, or null. */
@@ -217,5 +222,64 @@ describe('successor gate: our entry in PREFERENCES.md', () => {
       refuses('---\nversion: 1\n', /no closing ---/);
       refuses('\ufeff---\nversion: 1\n---\n', /byte-order mark/);
     });
+  });
+});
+
+describe('successor gate: install-hooks --host gsd through the CLI', function () {
+  this.timeout(120_000);
+  let script: string;
+  before(async () => {
+    script = await buildCli();
+  });
+  const homeDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gate-home-'));
+  const run = (home: string, ...args: string[]) => cli(script, args, undefined, { HOME: home, GSD_HOME: path.join(home, '.gsd') });
+
+  it('previews, installs, and uninstall leaves PREFERENCES.md byte for byte as it was', () => {
+    const { root } = writeSuccessorLayout({ '.gsd/PREFERENCES.md': TEMPLATE.replace(/\n/g, '\r\n') });
+    const home = homeDir();
+    const prefs = path.join(root, '.gsd', 'PREFERENCES.md');
+    const before = fs.readFileSync(prefs);
+    const dry = run(home, 'install-hooks', '--host', 'gsd', '--root', root, '--dry-run');
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.match(dry.stdout, /would update \.gsd\/PREFERENCES\.md/);
+    assert.match(dry.stdout, /- name: gsd-review-loop/);
+    assert.deepEqual(fs.readFileSync(prefs), before, 'a dry run writes nothing');
+    const inst = run(home, 'install-hooks', '--host', 'gsd', '--root', root);
+    assert.equal(inst.status, 0, inst.stderr);
+    assertOurs(hooks(fs.readFileSync(prefs, 'utf8'))[0]);
+    assert.ok(fs.statSync(path.join(home, '.gsd-review-loop', 'gsd-review')).mode & 0o100, 'the launcher the prompt runs is there and executable');
+    const un = run(home, 'uninstall-hooks', '--host', 'gsd', '--root', root);
+    assert.equal(un.status, 0, un.stderr);
+    assert.deepEqual(fs.readFileSync(prefs), before);
+  });
+
+  it('a user-level hook of our name that is not ours: the project install writes nothing and says why', () => {
+    const { root } = writeSuccessorLayout({ '.gsd/PREFERENCES.md': TEMPLATE });
+    const home = homeDir();
+    fs.mkdirSync(path.join(home, '.gsd'));
+    fs.writeFileSync(path.join(home, '.gsd', 'PREFERENCES.md'), '---\npost_unit_hooks:\n  - name: gsd-review-loop\n    after: [execute-task]\n    prompt: my own review\n---\n');
+    const r = run(home, 'install-hooks', '--host', 'gsd', '--root', root);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /has a post-unit hook named gsd-review-loop that GSD Review Loop did not write; a project entry of that name would replace it/);
+    assert.equal(fs.readFileSync(path.join(root, '.gsd', 'PREFERENCES.md'), 'utf8'), TEMPLATE);
+  });
+
+  it('--user writes $GSD_HOME/PREFERENCES.md, and takes it away again when it made it', () => {
+    const home = homeDir();
+    const r = run(home, 'install-hooks', '--host', 'gsd', '--user');
+    assert.equal(r.status, 0, r.stderr);
+    const file = path.join(home, '.gsd', 'PREFERENCES.md');
+    assertOurs(hooks(fs.readFileSync(file, 'utf8'))[0]);
+    assert.equal(run(home, 'uninstall-hooks', '--host', 'gsd', '--user').status, 0);
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  it('a markdown project is not one of the successor: said, nothing written', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'md-project-'));
+    fs.mkdirSync(path.join(root, '.gsd', 'milestones'), { recursive: true });
+    const r = run(homeDir(), 'install-hooks', '--host', 'gsd', '--root', root);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--host gsd is for projects of GSD's successor/);
+    assert.equal(fs.existsSync(path.join(root, '.gsd', 'PREFERENCES.md')), false);
   });
 });

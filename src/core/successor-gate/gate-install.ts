@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { FileChange, ReadFile } from '../agent-hooks/file-changes';
 import { GATE_HOOK_NAME } from './gate-hook';
 import { GATE_LAUNCHER_SH, gateLauncherFile } from './gate-launcher';
-import { preferencesCandidates, preferencesFileFor, type PreferencesPlaces } from './preferences-files';
+import { GUARD_EXTENSION_JS, guardExtensionFile } from './gate-guard-extension';
+import { preferencesCandidates, preferencesFileFor, userGsdHome, type PreferencesPlaces } from './preferences-files';
 import { addGateEntry, gateEntryState, PreferencesEditRefused, removeGateEntry } from './preferences-entry';
 
 export interface GateInstallOptions extends PreferencesPlaces {
@@ -23,6 +24,18 @@ export interface GatePlan {
   notes: string[];
   /** The PREFERENCES.md GSD reads for this scope. */
   preferencesFile: string;
+}
+
+/** The first line of our guard file: how a file of that name is known to be ours. */
+const GUARD_HEAD = GUARD_EXTENSION_JS.split('\n')[0];
+
+/** A file of ours as it is now: its text, null when absent, undefined when it cannot be read. */
+function readOwn(file: string, read: ReadFile): string | null | undefined {
+  try {
+    return read(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function describe(file: string, o: GateInstallOptions): string {
@@ -73,14 +86,14 @@ export function planGateInstall(o: GateInstallOptions, read: ReadFile): GatePlan
     plan.skipped.push(`${where}: ${error.message}`);
     return plan;
   }
+  // The reviewer's guard, where GSD loads extensions: ours alone is replaced, anyone else's file of that name is left.
+  const guard = guardExtensionFile(o.user ? userGsdHome(o) : o.gsdDir, o.user);
+  const guardNow = readOwn(guard, read);
+  if (guardNow === undefined) plan.skipped.push(`${describe(guard, o)} cannot be read (not a regular file?); the reviewer's guard was not installed`);
+  else if (guardNow !== null && !guardNow.startsWith(GUARD_HEAD)) plan.skipped.push(`${describe(guard, o)} is not GSD Review Loop's; left as it is, and the reviewer's guard was not installed`);
+  else if (guardNow !== GUARD_EXTENSION_JS) plan.changes.push({ file: guard, before: guardNow, after: GUARD_EXTENSION_JS, purpose: "the reviewer's guard: GSD loads it as an extension; during the gate's session only the review file may be written", ...(o.user ? {} : { root: o.gsdDir }) });
   const launcher = gateLauncherFile(o.home);
-  const current = (() => {
-    try {
-      return read(launcher);
-    } catch {
-      return undefined;
-    }
-  })();
+  const current = readOwn(launcher, read);
   if (current === undefined) plan.skipped.push(`${launcher} cannot be read (not a regular file?); the gate's prompt runs it: replace it with a file`);
   else if (current !== GATE_LAUNCHER_SH) plan.changes.push({ file: launcher, before: current, after: GATE_LAUNCHER_SH, purpose: "runs this machine's gsd-review for GSD's hook sessions (the gate's prompt names it, not a path of this machine)" });
   return plan;
@@ -110,5 +123,8 @@ export function planGateUninstall(o: GateInstallOptions, read: ReadFile): GatePl
     }
   }
   if (!plan.preferencesFile) plan.preferencesFile = preferencesFileFor(o, o.user);
+  const guard = guardExtensionFile(o.user ? userGsdHome(o) : o.gsdDir, o.user);
+  const guardNow = readOwn(guard, read);
+  if (typeof guardNow === 'string' && guardNow.startsWith(GUARD_HEAD)) plan.changes.push({ file: guard, before: guardNow, after: null, purpose: "the reviewer's guard (a GSD extension of ours) removed", ...(o.user ? {} : { root: o.gsdDir }) });
   return plan;
 }
