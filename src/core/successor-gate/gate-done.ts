@@ -33,6 +33,8 @@ export interface GateDone {
   pendingActions: string[];
   /** What GSD does next, in one sentence. */
   next: string;
+  /** The issues themselves, as the review gives them. */
+  issues: { open: ReviewIssue[]; resolved: ReviewIssue[] };
 }
 
 function issueText(i: ReviewIssue): string {
@@ -127,5 +129,6 @@ export function recordGateReview(s: GateSession, store: GsdStore): GateDone {
     openIssuesFile: path.relative(s.root, issuesFile),
     pendingActions: verdict === 'advisory' ? open.map(issueText) : [],
     next,
+    issues: { open, resolved },
   };
 }
