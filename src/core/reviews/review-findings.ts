@@ -121,7 +121,7 @@ function findingsOfCycle(cycle: ReviewCycle, unitId: string, milestoneId: string
   return findings;
 }
 
-/** Every finding of the project's latest review cycles, placed. `fromGsd`: a successor project. */
+/** Every finding of the project's latest review cycles, placed. `fromGsd`: a successor project (GSD's own reviews there). */
 export function reviewFindings(state: Pick<GSDState, 'root' | 'milestones'>, fromGsd = false): FindingIndex {
   const index: FindingIndex = { byFile: new Map(), byReview: new Map(), all: [] };
   for (const m of state.milestones) {
@@ -131,7 +131,9 @@ export function reviewFindings(state: Pick<GSDState, 'root' | 'milestones'>, fro
         const cycle = latestCycle(t);
         if (!cycle) continue;
         const unitId = `${m.id}/${s.id}/${t.id}`;
-        for (const finding of findingsOfCycle(cycle, unitId, m.id, s.id, t.id, state.root, fromGsd)) {
+        // On a successor project, our gate's cycles (no `kind`) are reviews of ours, in our format.
+        const gsds = fromGsd && (cycle as SuccessorCycle).kind !== undefined;
+        for (const finding of findingsOfCycle(cycle, unitId, m.id, s.id, t.id, state.root, gsds)) {
           index.all.push(finding);
           const map = finding.file ? index.byFile : index.byReview;
           const at = finding.file ?? cycle.file;

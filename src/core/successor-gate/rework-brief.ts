@@ -17,6 +17,8 @@ import type { ReviewIssue } from '../model/types';
 import type { GateVerdict } from './gate-verdict';
 
 export const MCP_SERVER_BIN = 'gsd-mcp-server';
+/** Our briefs' ids: `gsd-review-loop-M001-S01-T01`, one per task, replaced at each cycle. */
+export const GATE_BRIEF_PREFIX = 'gsd-review-loop-';
 const TIMEOUT_MS = 10_000;
 
 export interface BriefFinding {
@@ -57,7 +59,7 @@ export function briefFor(o: { projectDir: string; unit: { milestoneId: string; s
     ...o.open.map((i, n) => ({ findingId: `F${n + 1}`, severity: o.verdict === 'needs-rework' ? ('blocking' as const) : ('advisory' as const), description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'pending' as const })),
     ...o.resolved.map((i, n) => ({ findingId: `F${o.open.length + n + 1}`, severity: 'blocking' as const, description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'resolved' as const, evidence: `Ticked as fixed in GSD Review Loop's review cycle ${o.cycle} (${o.snapshot})` })),
   ];
-  return { projectDir: o.projectDir, briefId: `gsd-review-loop-${o.unit.unitId.replace(/\//g, '-')}`, milestoneId: o.unit.milestoneId, sliceId: o.unit.sliceId, taskId: o.unit.taskId, findings };
+  return { projectDir: o.projectDir, briefId: `${GATE_BRIEF_PREFIX}${o.unit.unitId.replace(/\//g, '-')}`, milestoneId: o.unit.milestoneId, sliceId: o.unit.sliceId, taskId: o.unit.taskId, findings };
 }
 
 interface RpcMessage {

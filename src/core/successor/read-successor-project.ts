@@ -302,7 +302,11 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
   state.layoutStateVersion = layout.newestStamp;
   // Our review gate, when installed here or for the user (or when it recorded cycles before).
   const gate = readGateView(realGsd, { home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) });
-  if (gate) diagnostics.push(...gate.diagnostics);
+  if (gate) {
+    diagnostics.push(...gate.diagnostics);
+    // Installed for the user (~/.gsd): GSD runs it here too.
+    if (gate.config.file && !state.reviewHooks.includes(gate.config.name)) state.reviewHooks.push(gate.config.name);
+  }
   const src: ReviewSources = { rows, hooks, databaseFile: detection.databaseFile, gate };
   if (rows) {
     const r = fromDatabase(rows, layout, src, diagnostics);

@@ -7,6 +7,7 @@ import type { LayoutSlice, LayoutTask } from './phase-layout';
 import { briefCycle, numberCycles, readArtifactVerdict, taskArtifactCandidates, verdictCycle, type BlockingHook, type SuccessorReviewCycle } from './review-verdicts';
 import type { SuccessorRows } from './successor-database';
 import { GATE_EXTENSION, gateTaskView, type GateView } from '../successor-gate/gate-view';
+import { GATE_BRIEF_PREFIX } from '../successor-gate/rework-brief';
 import { REVIEW_LOOP } from '../hooks/builtin/review-loop/review-loop-state';
 
 /** The `source` of pending actions our gate left open at its cap (as the review loop's own on markdown projects). */
@@ -67,6 +68,8 @@ function gsdTaskReviews(t: TaskInput, phaseDir: string | undefined, src: ReviewS
     }
   }
   for (const b of src.rows?.reworkBriefs ?? []) {
+    // A brief our gate saved repeats a review of ours, which is shown whole from our records.
+    if (b.id.startsWith(GATE_BRIEF_PREFIX)) continue;
     if (b.milestoneId === t.milestoneId && b.sliceId === t.sliceId && b.taskId === t.id) cycles.push(briefCycle(b, src.databaseFile ?? ''));
   }
   return numberCycles(cycles, after);

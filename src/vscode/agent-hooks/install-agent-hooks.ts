@@ -13,6 +13,9 @@ import type { AgentHost } from '../../core/agent-hooks/agent-host';
 import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agent-hooks/file-changes';
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../core/agent-hooks/launcher';
+import { readGateConfig } from '../../core/successor-gate/gate-config';
+import { planGateInstall } from '../../core/successor-gate/gate-install';
+import { writeGateLauncher } from '../../core/successor-gate/gate-launcher';
 import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS } from '../contributions/contribution-ids';
@@ -38,9 +41,9 @@ async function pickHosts(root: string): Promise<AgentHost[] | undefined> {
  * that leaves the document readable). Resolves true for Install; false for Cancel or when the
  * preview is closed.
  */
-async function previewAndDecide(root: string, changes: FileChange[], skipped: string[], notes: string[]): Promise<boolean> {
+async function previewAndDecide(root: string, changes: FileChange[], skipped: string[], notes: string[], intro?: string): Promise<boolean> {
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/GSD Install Agent Hooks preview ${++previewCount}.md` });
-  previews.set(uri.toString(), installPreview(root, changes, skipped, vscode.l10n.t, notes));
+  previews.set(uri.toString(), installPreview(root, changes, skipped, vscode.l10n.t, notes, intro));
   // Markdown by its `.md` name: setting the language closes and reopens the document, and that close
   // could come after the preview is pending, cancelling it.
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -165,17 +168,63 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
  * On activation: keep the user-level pointer to this extension's CLI current (an update moves it),
  * and replace a hook file of ours in the old shape (an absolute path of one machine) by the new one.
  */
-/** The palette command: pick the project, then install (not on a successor project, which reviews on its own). */
+/** The palette command: pick the project, then install; on a successor project, our review gate in GSD's preferences. */
 export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): vscode.Disposable {
   return registerGuardedCommand(log, COMMANDS.installAgentHooks, async () => {
     const handle = await pickProject(workspace);
-    // GSD's successor runs its own reviews: our hooks would stand aside there anyway.
-    if (handle && workspace.isReadOnly(handle)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this is a project of GSD's successor (@opengsd/gsd-pi), which runs its own reviews; our agent hooks do not run there."));
-      return undefined;
-    }
-    return handle ? installAgentHooks(handle, cliPath) : undefined;
+    if (!handle) return undefined;
+    // GSD's successor dispatches its own units; our loop runs there as its blocking post-unit gate.
+    return workspace.isReadOnly(handle) ? installGate(handle, cliPath) : installAgentHooks(handle, cliPath);
   });
+}
+
+interface GateScopePick extends vscode.QuickPickItem {
+  user: boolean;
+}
+
+/**
+ * On a successor project: our review gate in the PREFERENCES.md GSD reads (the project's, or the
+ * user's for every project), the reviewer's guard where GSD loads extensions, and the launcher the
+ * gate's prompt runs; previewed in full, and Undo takes it back. Returns the files written.
+ */
+export async function installGate(handle: ProjectHandle, cliPath: string, scope?: 'project' | 'user'): Promise<string[] | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: installing the review gate makes GSD run a command; that is refused in an untrusted workspace.'));
+    return undefined;
+  }
+  const root = handle.project.root;
+  let user = scope === 'user';
+  if (!scope) {
+    const picked = await vscode.window.showQuickPick<GateScopePick>(
+      [
+        { user: false, label: vscode.l10n.t("GSD's review gate for this project"), description: '.gsd/PREFERENCES.md, .gsd/extensions', detail: vscode.l10n.t('After each task in GSD auto mode, the reviewer runs gsd-review gate: up to 5 review cycles, blocking.') },
+        { user: true, label: vscode.l10n.t("GSD's review gate for all my projects"), description: '~/.gsd/PREFERENCES.md, ~/.gsd/agent/extensions' },
+      ],
+      { title: vscode.l10n.t('GSD: Install Agent Hooks'), placeHolder: vscode.l10n.t("GSD (@opengsd/gsd-pi) runs this project: our review loop runs there as GSD's review gate") },
+    );
+    if (!picked) return undefined;
+    user = picked.user;
+  }
+  const home = os.homedir();
+  const options = { gsdDir: handle.project.gsdDir, user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
+  const plan = planGateInstall(options, readOrNull);
+  writeBridgePointer(home, process.execPath, cliPath);
+  if (plan.changes.length === 0) {
+    const said = [...plan.skipped, ...plan.notes].join('; ');
+    void vscode.window.showInformationMessage(said ? vscode.l10n.t('GSD: nothing written. {0}', said) : vscode.l10n.t('GSD: the review gate is already installed and up to date.'));
+    return [];
+  }
+  const intro = vscode.l10n.t("GSD's review gate: after each execute-task in auto mode, GSD runs a review session whose reviewer runs gsd-review gate (blocking, up to 5 cycles); the verdict decides whether GSD re-runs the task. Only GSD's auto mode runs post-unit hooks, not /gsd next.");
+  if (!(await previewAndDecide(root, plan.changes, plan.skipped, plan.notes, intro))) return undefined;
+  const { applied, conflicts } = applyFileChanges(plan.changes, home);
+  for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
+  const undo = vscode.l10n.t('Undo');
+  void vscode.window.showInformationMessage(vscode.l10n.t("GSD: the review gate is installed ({0} files). GSD runs it in auto mode (/gsd auto) after each task.", applied.length), undo).then((choice) => {
+    if (choice !== undo) return;
+    const undone = revertFileChanges(applied, home);
+    void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: review gate removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: the review gate was removed again.'));
+  });
+  return applied.map((c) => (c.file.startsWith(root + path.sep) ? path.relative(root, c.file) : c.file));
 }
 
 export function refreshInstalledHooks(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): void {
@@ -183,6 +232,14 @@ export function refreshInstalledHooks(workspace: GsdWorkspace, cliPath: string, 
   const home = os.homedir();
   for (const handle of workspace.list()) {
     const root = handle.project.root;
+    if (workspace.isReadOnly(handle)) {
+      // Our review gate on a successor project: the prompt's launcher and its pointer stay current on this machine.
+      if (readGateConfig({ gsdDir: handle.project.gsdDir, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) }).config) {
+        if (writeBridgePointer(home, process.execPath, cliPath)) log.info(`review gate: ~/.gsd-review-loop/bridge now points at ${cliPath}`);
+        if (writeGateLauncher(home)) log.info('review gate: wrote ~/.gsd-review-loop/gsd-review, which the gate\'s prompt runs');
+      }
+      continue;
+    }
     const hooksFile = path.join(root, GITHUB_HOOKS_FILE);
     const installed = fs.existsSync(hooksFile) || fs.existsSync(path.join(root, '.claude', 'hooks', 'gsd-review-loop.sh'));
     if (!installed) continue;

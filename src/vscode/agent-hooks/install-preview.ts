@@ -39,14 +39,15 @@ function fenceFor(text: string): string {
 export const DECISION_LINE = 2;
 
 /** The preview document: each change with its purpose and, unless deleted, the file's new text. */
-export function installPreview(root: string, changes: readonly FileChange[], skipped: readonly string[], t: Translate, notes: readonly string[] = []): string {
-  const lines = ['# GSD: Install Agent Hooks — preview', '', `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) acts only while a review is in flight.`, ''];
+export function installPreview(root: string, changes: readonly FileChange[], skipped: readonly string[], t: Translate, notes: readonly string[] = [], intro?: string): string {
+  const lines = ['# GSD: Install Agent Hooks — preview', '', intro ?? `Hooks on: ${INSTALLED_EVENTS.join(', ')}; the review guard (PreToolUse) acts only while a review is in flight.`, ''];
   for (const c of changes) {
-    const rel = path.relative(root, c.file) || c.file;
+    // Files of the project by their path in it; the user's own (home, ~/.gsd) in full.
+    const rel = c.file.startsWith(root + path.sep) ? path.relative(root, c.file) : c.file;
     lines.push(`## ${changeVerb(c, t)} ${rel}`, '', c.purpose, '');
     if (c.after !== null) {
       const fence = fenceFor(c.after);
-      lines.push(fence + (rel.endsWith('.json') ? 'json' : rel.endsWith('.md') ? 'markdown' : rel.endsWith('.ps1') ? 'powershell' : 'sh'), c.after.trimEnd(), fence, '');
+      lines.push(fence + (rel.endsWith('.json') ? 'json' : rel.endsWith('.md') ? 'markdown' : rel.endsWith('.ps1') ? 'powershell' : rel.endsWith('.js') ? 'javascript' : 'sh'), c.after.trimEnd(), fence, '');
     }
   }
   for (const s of skipped) lines.push(`- Left alone: ${s}`);

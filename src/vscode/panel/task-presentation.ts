@@ -72,6 +72,10 @@ export function presentTask(
   const words = taskStateWords(review, isNext, tr, isInFlight);
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
+  // Our review gate on a successor project, where GSD paused auto mode (gate-view.ts).
+  const gate = t.extensions['successor-gate'] as { state?: string; reason?: string; next?: string } | undefined;
+  const gatePaused = gate?.state === 'paused';
+  if (gatePaused) words.push(tr('review paused'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   // The label keeps to what fits a 300 px sidebar at a task's depth; the count of pending actions
   // (also child rows) leads the description, the estimate is in the tooltip.
@@ -95,6 +99,7 @@ export function presentTask(
     lines.push('', tr('**Review:** none yet'));
   }
   if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!.replace(/\.\s*$/, ''))));
+  if (gatePaused) lines.push('', tr('**Review gate paused:** {0}. {1}.', esc(gate.reason ?? ''), esc(gate.next ?? '')));
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
     lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { GSDState, PendingAction, ReviewCycle } from '../../core/model/types';
 import { SUCCESSOR_PROJECT_CONTEXT } from '../panel/context-values';
 import { KNOWN_ISSUES_SOURCE, type SuccessorReviewCycle, type SuccessorState } from '../../core/successor';
+import { GATE_HOOK_NAME } from '../../core/successor-gate/gate-hook';
 
 // The engine replaces the reader's `source: 'successor'` with its source info; the reader's own
 // fields (detection, readFrom, …) stay.
@@ -32,6 +33,9 @@ export function successorHeaderItem(id: string, state: GSDState): vscode.TreeIte
     `${vscode.l10n.t('Detected by')}: ${state.detection.reasons.join('; ')}`,
     state.readFrom === 'database' && state.authorityEpoch !== null ? vscode.l10n.t('Authority epoch {0}, project revision {1}.', state.authorityEpoch, state.projectRevision ?? '?') : '',
     state.reviewHooks.length ? vscode.l10n.t("GSD's blocking review hooks: {0}", state.reviewHooks.join(', ')) : '',
+    state.reviewHooks.includes(GATE_HOOK_NAME)
+      ? vscode.l10n.t("GSD Review Loop runs here as GSD's review gate ({0}): each task's review cycles show under it, written by the reviewer in GSD's auto mode.", GATE_HOOK_NAME)
+      : vscode.l10n.t("GSD: Install Agent Hooks adds GSD Review Loop here as GSD's blocking review gate."),
     ...state.diagnostics.filter((d) => d.severity === 'info').slice(0, 3).map((d) => `- ${d.message}`),
   ].filter(Boolean);
   const md = new vscode.MarkdownString(lines.join('\n\n'));
