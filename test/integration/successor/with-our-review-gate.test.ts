@@ -14,6 +14,7 @@ import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribut
 import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
+import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 
 const UNIT = 'M001/S02/T02';
@@ -172,5 +173,56 @@ describe("our review loop as GSD's review gate (@opengsd/gsd-pi 1.x)", () => {
     const texts = api.panel.getChildren(group).map((n) => labelOf(item(n)));
     assert.ok(texts.some((t) => /No idempotency key/.test(t)), texts.join(' | '));
     fs.rmSync(artifact(), { force: true });
+  });
+});
+
+describe("GSD: Install Agent Hooks on a successor project installs our review gate", () => {
+  let api: GsdExtensionApi;
+  let gsdDir: string;
+  before(async () => {
+    api = await activateExtension();
+    gsdDir = api.workspace.list()[0].project.gsdDir;
+  });
+
+  it('offers the gate for this project, previews PREFERENCES.md and the guard, and installs them on Install', async function () {
+    this.timeout(60_000);
+    const prefs = path.join(gsdDir, 'PREFERENCES.md');
+    const before = fs.readFileSync(prefs);
+    const { result, messages } = await notificationsDuring(async () => {
+      const installing = vscode.commands.executeCommand<string[] | undefined>('gsdReviewLoop.installAgentHooks');
+      // The scope pick: "for this project" is first.
+      await new Promise((r) => setTimeout(r, 500));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      let preview: vscode.TextDocument | undefined;
+      for (let i = 0; i < 100 && !preview; i++) {
+        preview = vscode.window.activeTextEditor?.document;
+        if (preview?.uri.scheme !== 'gsd-hooks-preview') preview = undefined;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(preview, 'the preview is the active editor');
+      const text = preview.getText();
+      assert.match(text, /^GSD's review gate: after each execute-task in auto mode/m);
+      assert.match(text, /## Update \.gsd\/PREFERENCES\.md/);
+      assert.match(text, /- name: gsd-review-loop\n/);
+      assert.match(text, /## Create \.gsd\/extensions\/gsd-review-loop-guard\.js/);
+      assert.deepEqual(fs.readFileSync(prefs), before, 'nothing written before Install');
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri)) ?? [];
+      assert.deepEqual(lenses.map((l) => l.command?.title), ['$(check) Install these files', 'Cancel']);
+      const view = await captureWorkbench('successor-install-gate-preview', ['Install these files', "GSD's review gate"]);
+      if (view) assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
+      await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+      return installing;
+    });
+    assert.ok(result && result.includes(path.join('.gsd', 'PREFERENCES.md')), JSON.stringify(result));
+    assert.ok(messages.some((m) => /the review gate is installed \(\d files\)\. GSD runs it in auto mode/.test(m)), messages.join(' | '));
+    assert.match(fs.readFileSync(prefs, 'utf8'), /# >>> gsd-review-loop post_unit_hooks/);
+    assert.ok(fs.existsSync(path.join(gsdDir, 'extensions', 'gsd-review-loop-guard.js')));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Taken out again with the CLI: PREFERENCES.md byte for byte as it was.
+    const dist = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist');
+    const un = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'uninstall-hooks', '--host', 'gsd', '--root', path.dirname(gsdDir)], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    assert.equal(un.status, 0, un.stderr);
+    assert.deepEqual(fs.readFileSync(prefs), before);
+    assert.equal(fs.existsSync(path.join(gsdDir, 'extensions', 'gsd-review-loop-guard.js')), false);
   });
 });
