@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI_PARTS, cliPartDefine, grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
+import { CLI_PARTS, cliPartDefine, cliPartEntry, grayMatterOwnYaml, oneCopyPerBuiltin, separateYaml, vendorYamlBuild } from './scripts/esbuild-plugins.mjs';
 import { bundleHookTypes, HOOK_TYPES_FILE } from './scripts/hook-types.mjs';
 
 const production = process.argv.includes('--production');
@@ -37,7 +37,7 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [separateYaml, grayMatterOwnYaml] },
   { ...vendorYamlBuild('dist/vendor-yaml.js'), minify: production },
   // The CLI must never pull in vscode; marking it external would hide such an import, so it is not.
-  ...CLI_PARTS.map(({ part, file }) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `dist/${file}`, define: cliPartDefine(part), plugins: [separateYaml, grayMatterOwnYaml, oneCopyPerBuiltin] })),
+  ...CLI_PARTS.map(({ part, file }) => ({ ...common, entryPoints: [cliPartEntry(part)], outfile: `dist/${file}`, define: cliPartDefine(part), plugins: [separateYaml, grayMatterOwnYaml, oneCopyPerBuiltin] })),
   // `gsd-review` itself: starts the command's bundle with a V8 code cache (src/cli-launcher.ts).
   { ...common, entryPoints: ['src/cli-launcher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // What the agent-hook launcher runs: answers from the answer cache, else starts cli.js (src/hook-entry.ts).

@@ -56,10 +56,16 @@ export const oneCopyPerBuiltin = {
 };
 
 /**
- * `gsd-review`'s two bundles, both from src/cli.ts, named once in src/cli/cli-bundles.json (which the
- * launcher reads too): each is built with GSD_CLI_PART defined, so esbuild drops the other part's commands.
+ * `gsd-review`'s bundles, named once in src/cli/cli-bundles.json (which the launcher reads too): two
+ * from src/cli.ts, each built with GSD_CLI_PART defined so esbuild drops the other part's commands,
+ * and the gate's from src/cli-gate.ts.
  */
 export const CLI_PARTS = Object.entries(JSON.parse(readFileSync(new URL('../src/cli/cli-bundles.json', import.meta.url), 'utf8'))).map(([part, file]) => ({ part, file }));
+
+/** The entry each bundle is built from: the gate has its own (src/cli-gate.ts); the others src/cli.ts with GSD_CLI_PART. */
+export function cliPartEntry(part) {
+  return part === 'gate' ? 'src/cli-gate.ts' : 'src/cli.ts';
+}
 
 export function cliPartDefine(part) {
   return { GSD_CLI_PART: JSON.stringify(part) };

@@ -1,5 +1,5 @@
-// `gsd-review` starts here: it runs the command's CLI bundle (cli-main.js, or cli-agent-hooks.js for the
-// agent-hook commands: src/cli/cli-parts.ts) with a V8 code cache. Every agent
+// `gsd-review` starts here: it runs the command's CLI bundle (cli-main.js, cli-agent-hooks.js for the
+// agent-hook commands, cli-gate.js for the successor's review gate: src/cli/cli-parts.ts) with a V8 code cache. Every agent
 // event is a fresh process, and compiling the bundle's functions again on each run was about a third
 // of our share of `next --json` (npm run bench). The bundle is compiled through vm.Script with the
 // cache V8 made after an earlier run, so it holds the functions that ran compiled too. Node's own

@@ -130,10 +130,9 @@ async function main(argv: string[]): Promise<number> {
       }
       throw otherBundle(command);
     }
-    case 'gate': {
-      const { runGateCommand } = await import('./cli/gate-command.js');
-      return runGateCommand({ root, unit: positionals[1], done: values.done ?? false, json: values.json ?? false, guard: values.guard ?? false });
-    }
+    case 'gate':
+      // Its own bundle (src/cli-gate.ts), which the launcher starts for it.
+      throw otherBundle(command);
     default:
       throw new UsageError(`unknown command "${command}"; ${HELP_HINT}`);
   }
@@ -142,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
 const argv = process.argv.slice(2);
 guardProcess(commandOf(argv));
 main(argv).then(finish, (error: unknown) => {
-  if (error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError' || (error as Error | null)?.name === 'GateUsageError') {
+  if (error instanceof UsageError || (error as Error | null)?.name === 'InstallHooksUsageError') {
     process.stderr.write(`gsd-review: ${(error as Error).message}\n`);
     finish(2);
   } else if (error instanceof NoProjectError) {

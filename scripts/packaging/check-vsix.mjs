@@ -26,7 +26,7 @@ const check = (label, ok, detail = '') => {
 execFileSync('npm', ['run', '-s', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
 check(`npm run package wrote ${path.relative(repoRoot, vsix)}`, fs.existsSync(vsix));
 const listed = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 }).trim().split('\n');
-const mustShip = ['package.json', pkg.main.replace(/^\.\//, ''), 'dist/cli.js', 'dist/cli-main.js', 'dist/cli-agent-hooks.js', 'dist/hook.js', pkg.icon, 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const mustShip = ['package.json', pkg.main.replace(/^\.\//, ''), 'dist/cli.js', 'dist/cli-main.js', 'dist/cli-agent-hooks.js', 'dist/cli-gate.js', 'dist/hook.js', pkg.icon, 'README.md', 'LICENSE', 'CHANGELOG.md'];
 check('vsce ls ships what runs', mustShip.every((f) => listed.includes(f)), `missing: ${mustShip.filter((f) => !listed.includes(f)).join(', ')}`);
 check('vsce ls ships no sources, tests, maps or node_modules', !listed.some((f) => /^(src|test|scripts|bench|node_modules)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts')), listed.filter((f) => /^(src|test|scripts|bench|node_modules)\/|\.map$/.test(f)).join(', '));
 

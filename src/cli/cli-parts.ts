@@ -7,9 +7,11 @@ import { OPTIONS } from './cli-options';
 import { plainArgs } from './plain-args';
 import CLI_BUNDLES from './cli-bundles.json';
 
-export type CliPart = 'project' | 'agent-hooks';
+export type CliPart = 'project' | 'agent-hooks' | 'gate';
 
 export const AGENT_HOOK_COMMANDS: readonly string[] = ['hook', 'install-hooks', 'uninstall-hooks'];
+/** What GSD's review session runs at every cycle and the guard at every tool call: a bundle of its own. */
+export const GATE_COMMANDS: readonly string[] = ['gate'];
 
 /** The bundle of each part, beside the launcher in dist/ (the build names them from the same file). */
 export const BUNDLE_OF_PART: Readonly<Record<CliPart, string>> = CLI_BUNDLES;
@@ -24,5 +26,6 @@ export function commandOf(argv: readonly string[]): string | undefined {
 }
 
 export function partOf(command: string | undefined): CliPart {
-  return command !== undefined && AGENT_HOOK_COMMANDS.includes(command) ? 'agent-hooks' : 'project';
+  if (command === undefined) return 'project';
+  return AGENT_HOOK_COMMANDS.includes(command) ? 'agent-hooks' : GATE_COMMANDS.includes(command) ? 'gate' : 'project';
 }

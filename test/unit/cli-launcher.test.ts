@@ -13,7 +13,7 @@ import { copySample } from './helpers/gsd-tree';
 async function cliCopy(): Promise<{ script: string; cacheDir: string }> {
   const built = path.dirname(await buildCli());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-launcher-'));
-  for (const name of ['cli.js', 'cli-main.js', 'cli-agent-hooks.js', 'vendor-yaml.js']) fs.copyFileSync(path.join(built, name), path.join(dir, name));
+  for (const name of ['cli.js', 'cli-main.js', 'cli-agent-hooks.js', 'cli-gate.js', 'vendor-yaml.js']) fs.copyFileSync(path.join(built, name), path.join(dir, name));
   return { script: path.join(dir, 'cli.js'), cacheDir: path.join(dir, '.v8-cache') };
 }
 

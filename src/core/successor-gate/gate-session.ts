@@ -91,7 +91,7 @@ function summaryFiles(body: string, startLine: number): string[] {
     const b = BULLET.exec(l);
     if (!b) continue;
     const spans = [...b[1].matchAll(CODE_SPAN)].map((m) => m[1]);
-    out.push(...(spans.length > 0 ? spans.slice(0, 1) : [b[1].split(/\s+[-—:]\s+/)[0].trim()]));
+    out.push(...(spans.length > 0 ? spans.slice(0, 1) : [b[1].split(/\s+[-\u2014:]\s+/)[0].trim()]));
   }
   return out;
 }

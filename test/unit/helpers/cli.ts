@@ -21,10 +21,11 @@ export async function buildCli(): Promise<string> {
     vendorYamlBuild(outfile: string): esbuild.BuildOptions;
     CLI_PARTS: Array<{ part: string; file: string }>;
     cliPartDefine(part: string): Record<string, string>;
+    cliPartEntry(part: string): string;
   };
   const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'error' } as const;
   for (const { part, file } of plugins.CLI_PARTS) {
-    await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli.ts')], outfile: path.join(dir, file), define: plugins.cliPartDefine(part), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
+    await esbuild.build({ ...common, entryPoints: [path.join(repo, plugins.cliPartEntry(part))], outfile: path.join(dir, file), define: plugins.cliPartDefine(part), plugins: [plugins.separateYaml, plugins.grayMatterOwnYaml] });
   }
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'cli-launcher.ts')], outfile: out });
   await esbuild.build({ ...common, entryPoints: [path.join(repo, 'src', 'hook-entry.ts')], outfile: path.join(dir, 'hook.js') });
