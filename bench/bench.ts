@@ -17,6 +17,7 @@ import { parsersBench } from './parsers-bench';
 import { hooksBench } from './hooks-bench';
 import { refreshBench } from './refresh-bench';
 import { scanningBench } from './scanning-bench';
+import { successorGateBench } from './successor-gate-bench';
 import { fmt, medianMsInterleaved, processMsInterleaved, ratio } from './measure';
 import { readEveryFile } from './read-every-file';
 
@@ -122,7 +123,7 @@ function reviewProject(): string {
 async function main(): Promise<void> {
   const sizes = (process.env.GSD_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   console.log(`# GSD Review Loop benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
-  // GSD_BENCH_ONLY=scanning|state|findings|hooks|agent-hooks|host-hooks|database: one part alone (seconds instead of minutes;
+  // GSD_BENCH_ONLY=scanning|state|findings|hooks|agent-hooks|host-hooks|database|successor-gate: one part alone (seconds instead of minutes;
   // database: `state --json` on a GSD-2 database project).
   const only = process.env.GSD_BENCH_ONLY;
   const part = (name: string) => !only || only === name;
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
   // host-hooks: the processes each host starts for a reviewer's tool calls, with our files installed.
   if (part('host-hooks')) hostHooksBench(cli, reviewProject);
   if (part('database')) await databaseBench(repoRoot, benchDir, cli, largest);
+  // successor-gate: `gsd-review gate` in GSD's successor layout.
+  if (part('successor-gate')) successorGateBench(cli, benchDir, largest);
 }
 
 void main();
