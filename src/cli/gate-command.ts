@@ -10,7 +10,7 @@ import { recordGateReview, type GateDone } from '../core/successor-gate/gate-don
 import { briefFor, MCP_SERVER_BIN, saveReworkBrief, type BriefResult } from '../core/successor-gate/rework-brief';
 import { findOnPath } from '../core/successor/hand-off';
 import { gateInstructions, gateInstructionsJson } from '../core/successor-gate/gate-instructions';
-import { GateRefused, openGateSession } from '../core/successor-gate/gate-session';
+import { GateRefused, openGateSession, projectPath } from '../core/successor-gate/gate-session';
 import { ReviewFormatError } from '../core/successor-gate/gate-verdict';
 import { parseGateUnit, resolveTaskArtifact, type GateUnit } from '../core/successor-gate/hook-artifact-path';
 import { readGateConfig } from '../core/successor-gate/gate-config';
@@ -39,11 +39,11 @@ export async function runGateCommand(o: GateCommandOptions): Promise<number> {
   const project = locateProject(path.resolve(o.root));
   if (!project) throw new GateCommandError(`no .gsd folder at or above ${path.resolve(o.root)}; run the gate in the project GSD runs (or pass --root)`);
   if (o.guard) {
-    writeAnswer(JSON.stringify(await guardAnswer(project.root, project.gsdDir, unit)) + '\n');
+    writeAnswer(JSON.stringify(await guardAnswer(project.root, project.gsdDir, project.gsdLink, unit)) + '\n');
     return 0;
   }
   try {
-    const session = openGateSession(project.root, project.gsdDir, unit, { home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) });
+    const session = openGateSession(project.root, project.gsdDir, unit, { home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) }, project.gsdLink);
     if (!o.done) {
       writeAnswer(o.json ? JSON.stringify(gateInstructionsJson(session), null, 2) + '\n' : gateInstructions(session));
       return 0;
@@ -75,7 +75,7 @@ async function tellGsd(root: string, done: GateDone): Promise<BriefResult> {
 }
 
 /** The guard's answer for the tool call on stdin; one it cannot read is refused (the review is running). */
-async function guardAnswer(root: string, gsdDir: string, unit: GateUnit): Promise<GateGuardAnswer> {
+async function guardAnswer(root: string, gsdDir: string, gsdLink: string, unit: GateUnit): Promise<GateGuardAnswer> {
   let call: { toolName?: unknown; input?: unknown };
   try {
     const text = await readStdinBounded(MAX_TOOL_CALL);
@@ -88,7 +88,7 @@ async function guardAnswer(root: string, gsdDir: string, unit: GateUnit): Promis
   const artifact = readGateConfig(places).config?.artifact ?? GATE_ARTIFACT;
   const reviewFile = resolveTaskArtifact(gsdDir, unit, artifact).file;
   const input = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
-  return judgeGateToolCall({ toolName: typeof call.toolName === 'string' ? call.toolName : '', input }, { root, unitId: unit.unitId, reviewFile, gsdDir });
+  return judgeGateToolCall({ toolName: typeof call.toolName === 'string' ? call.toolName : '', input }, { root, unitId: unit.unitId, reviewFile, reviewShown: projectPath(root, gsdLink, gsdDir, reviewFile), gsdDir });
 }
 
 /** A gate called the wrong way (exit 2, as every usage error). */

@@ -86,7 +86,9 @@ function runGateInstall(o: InstallHooksCliOptions): number {
       throw new InstallHooksUsageError(`--host gsd is for projects of GSD's successor (@opengsd/gsd-pi 1.x); ${project.root} is a ${kind === 'gsd2-database' ? 'GSD-2 database' : 'markdown'} project, where the review loop runs through gsd-review next (use --host vscode, claude or copilot-cli)`);
     }
     root = project.root;
-    gsdDir = fs.realpathSync(project.gsdDir);
+    // Files named through the project's own .gsd (a link once GSD moved it to its state folder), so that
+    // what install records (the folders it made) is what uninstall finds; writes are confined to the real one.
+    gsdDir = project.gsdLink;
   }
   const options = { gsdDir, user: o.user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = (o.uninstall ? planGateUninstall : planGateInstall)(options, readOrNull);

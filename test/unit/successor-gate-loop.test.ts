@@ -273,3 +273,44 @@ describe('successor gate: the review loop as GSD runs it', function () {
     assert.match(r.stderr, /GSD has not started this gate for M001\/S02\/T01/);
   });
 });
+
+describe("successor gate: a .gsd GSD moved to its own state folder (gsd-pi 1.16.1 leaves .gsd a link to $GSD_HOME/projects/<hash>)", function () {
+  this.timeout(120_000);
+  let script: string;
+  before(async () => {
+    script = await buildCli();
+  });
+
+  it('names every file through the project\'s .gsd, and uninstall still cleans up what install made', () => {
+    const { root } = writeSuccessorLayout({});
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gate-home-'));
+    const env = { HOME: home, GSD_HOME: path.join(home, '.gsd') };
+    const run = (...args: string[]) => cli(script, [...args, '--root', root], undefined, env);
+    const prefsBefore = fs.readFileSync(path.join(root, '.gsd', 'PREFERENCES.md'));
+    assert.equal(run('install-hooks', '--host', 'gsd').status, 0);
+    // What GSD does on the first /gsd auto: the folder moves, a link stays.
+    const moved = path.join(home, '.gsd', 'projects', '5e8b5f9ae212');
+    fs.mkdirSync(path.dirname(moved), { recursive: true });
+    fs.renameSync(path.join(root, '.gsd'), moved);
+    fs.symlinkSync(moved, path.join(root, '.gsd'));
+    gsdStartsGate(root);
+    const g = run('gate', UNIT, '--json');
+    assert.equal(g.status, 0, g.stderr);
+    assert.equal(g.json.reviewFile, ARTIFACT);
+    assert.equal(g.json.task.planFile, `${PHASE}/01-02-PLAN.md`);
+    const text = run('gate', UNIT).stdout;
+    assert.match(text, /From \.gsd\/phases\/01-checkout-flow\/01-02-PLAN\.md:/);
+    assert.doesNotMatch(text, /projects\/5e8b5f9ae212|\.\.\//);
+    fs.writeFileSync(path.join(root, ARTIFACT), review(1, ['- [ ] **major** `src/pay.ts:1` Capture is not idempotent.']));
+    const d = run('gate', UNIT, '--done', '--json');
+    assert.equal(d.status, 0, d.stderr);
+    assert.equal(d.json.snapshot, '.gsd/gsd-review-loop/gate/M001/S02/T01/CODE-REVIEW-C1.md');
+    assert.equal(d.json.openIssuesFile, '.gsd/gsd-review-loop/gate/M001/S02/T01/OPEN-ISSUES.md');
+    const guard = cli(script, ['gate', UNIT, '--guard', '--root', root], JSON.stringify({ toolName: 'write', input: { path: 'src/pay.ts', content: 'x' } }), env);
+    assert.match(guard.json.reason, /writes only \.gsd\/phases\/01-checkout-flow\/S02-T01-CODE-REVIEW\.md/);
+    assert.equal(cli(script, ['gate', UNIT, '--guard', '--root', root], JSON.stringify({ toolName: 'write', input: { path: ARTIFACT, content: 'x' } }), env).json.block, false);
+    assert.equal(run('uninstall-hooks', '--host', 'gsd').status, 0);
+    assert.deepEqual(fs.readFileSync(path.join(moved, 'PREFERENCES.md')), prefsBefore);
+    assert.equal(fs.existsSync(path.join(moved, 'extensions')), false, 'the extensions folder install made is gone again');
+  });
+});

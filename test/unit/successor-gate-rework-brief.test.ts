@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { briefFor } from '../../src/core/successor-gate/rework-brief';
 import { buildCli, cli } from './helpers/cli';
 import { writeSuccessorLayout } from './helpers/successor-project';
 
@@ -107,5 +108,20 @@ describe('successor gate: the issues as GSD\'s rework brief', function () {
     assert.equal(r.json.reworkBrief.saved, false);
     assert.match(r.json.reworkBrief.detail, /did not answer within 10 s/);
     assert.ok(Date.now() - started < 60_000);
+  });
+});
+
+describe('successor gate: the brief keeps a finding\'s id from cycle to cycle', () => {
+  const unit = { milestoneId: 'M001', sliceId: 'S02', taskId: 'T01', unitId: 'M001/S02/T01' };
+  const a = { text: 'No idempotency key on capture.', severity: 'major', location: 'src/pay.ts:3', resolved: false, line: 7 };
+  const b = { text: 'Amount is a float.', severity: 'nit', location: 'src/pay.ts:1', resolved: false, line: 8 };
+  it('the same issue has the same id when it moves from open to resolved, and a nit does not block', () => {
+    const c1 = briefFor({ projectDir: '/p', unit, cycle: 1, verdict: 'needs-rework', open: [a, b], resolved: [], snapshot: 'c1' })!;
+    const c2 = briefFor({ projectDir: '/p', unit, cycle: 2, verdict: 'needs-rework', open: [b], resolved: [{ ...a, resolved: true }], snapshot: 'c2' })!;
+    const id = (brief: typeof c1, text: string) => brief.findings.find((f) => f.requiredFix === text)!.findingId;
+    assert.equal(id(c1, a.text), id(c2, a.text));
+    assert.equal(id(c1, b.text), id(c2, b.text));
+    assert.notEqual(id(c1, a.text), id(c1, b.text));
+    assert.deepEqual(c1.findings.map((f) => f.severity), ['blocking', 'advisory']);
   });
 });

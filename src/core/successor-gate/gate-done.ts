@@ -115,7 +115,7 @@ export function recordGateReview(s: GateSession, store: GsdStore): GateDone {
     verdict === 'pass'
       ? 'GSD goes on with the next unit.'
       : verdict === 'needs-rework'
-        ? `GSD re-runs the task to fix the ${n} open issue${n === 1 ? '' : 's'} (listed for it in ${path.relative(s.root, issuesFile)}), then runs this review again as cycle ${s.cycle + 1} of ${s.config.maxCycles}.`
+        ? `GSD re-runs the task to fix the ${n} open issue${n === 1 ? '' : 's'} (listed for it in ${s.show(issuesFile)}), then runs this review again as cycle ${s.cycle + 1} of ${s.config.maxCycles}.`
         : `This was the last cycle: GSD goes on, and the ${n} open issue${n === 1 ? '' : 's'} stay as the task's pending actions.`;
   return {
     unitId: s.unit.unitId,
@@ -125,8 +125,8 @@ export function recordGateReview(s: GateSession, store: GsdStore): GateDone {
     openIssues: n,
     resolvedIssues: resolved.length,
     reviewFile: s.reviewFile,
-    snapshot: path.relative(s.root, snapshot),
-    openIssuesFile: path.relative(s.root, issuesFile),
+    snapshot: s.show(snapshot),
+    openIssuesFile: s.show(issuesFile),
     pendingActions: verdict === 'advisory' ? open.map(issueText) : [],
     next,
     issues: { open, resolved },

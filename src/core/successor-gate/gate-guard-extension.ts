@@ -37,7 +37,12 @@ function gateUnit(cwd) {
   }
 }
 
+// GSD may load this file twice (its own extension loader and pi's, in a trusted project): one handler per host.
+const GUARDED = (globalThis.__gsdReviewLoopGuarded ??= new WeakSet());
+
 export default function gsdReviewLoopGuard(pi) {
+  if (GUARDED.has(pi)) return;
+  GUARDED.add(pi);
   pi.on("tool_call", async (event, ctx) => {
     const cwd = (ctx && ctx.cwd) || process.cwd();
     const unitId = gateUnit(cwd);

@@ -25,6 +25,8 @@ export interface GateGuardContext {
   unitId: string;
   /** The review file, absolute: the one file the reviewer writes. */
   reviewFile: string;
+  /** The same as the reviewer names it (through the project's `.gsd`), for the reasons. */
+  reviewShown: string;
   /** The real `.gsd`: a review file whose real path leaves it (a planted link) is no review file. */
   gsdDir: string;
 }
@@ -83,7 +85,7 @@ function readsOnly(command: string): boolean {
 
 export function judgeGateToolCall(call: GateGuardCall, ctx: GateGuardContext): GateGuardAnswer {
   const name = call.toolName;
-  const review = path.relative(ctx.root, ctx.reviewFile);
+  const review = ctx.reviewShown;
   const only = `The reviewer of ${ctx.unitId} writes only ${review} (GSD Review Loop)`;
   if (READING.has(name)) return { block: false };
   if (name.startsWith('gsd_')) return { block: true, reason: `${only}; GSD's own tools (${name}) change GSD's records and are not the reviewer's. Record the review with: ${GATE_COMMAND} ${ctx.unitId} --done` };

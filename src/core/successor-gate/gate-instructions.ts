@@ -21,7 +21,7 @@ export interface GateInstructionsJson {
   notes: string[];
 }
 
-const rel = (s: GateSession, file: string | null) => (file ? file.slice(s.root.length + 1) : null);
+const rel = (s: GateSession, file: string | null) => (file ? s.show(file) : null);
 
 function issueLine(i: { severity?: string; location?: string; text: string }): string {
   return [i.severity && `**${i.severity}**`, i.location && `\`${i.location}\``, i.text].filter(Boolean).join(' ');

@@ -36,7 +36,10 @@ export interface GateTask {
 
 export interface GateSession {
   root: string;
+  /** The real `.gsd` (GSD moves it to `$GSD_HOME/projects/<hash>` and leaves a link: gsd-pi 1.16.1). */
   gsdDir: string;
+  /** A file as the reviewer names it: through the project's `.gsd`, relative to the root. */
+  show(file: string): string;
   unit: GateUnit;
   config: GateConfig;
   cycle: number;
@@ -125,8 +128,19 @@ function readTask(unit: GateUnit, phaseDir: string | null): GateTask {
   };
 }
 
+/**
+ * A file as the reviewer should name it: under the project's own `.gsd` (`gsdLink`, which may be a
+ * link to GSD's external state folder), relative to the root; never the folder the link points at.
+ */
+export function projectPath(root: string, gsdLink: string, gsdDir: string, file: string): string {
+  const inGsd = path.relative(gsdDir, file);
+  const through = inGsd && !inGsd.startsWith('..') && !path.isAbsolute(inGsd) ? path.join(gsdLink, inGsd) : file;
+  return path.relative(root, through);
+}
+
 /** Everything one cycle of the gate needs; throws GateRefused when GSD would not be asking for it. */
-export function openGateSession(root: string, gsdDir: string, unit: GateUnit, places: Omit<PreferencesPlaces, 'gsdDir'>): GateSession {
+export function openGateSession(root: string, gsdDir: string, unit: GateUnit, places: Omit<PreferencesPlaces, 'gsdDir'>, gsdLink = path.join(root, '.gsd')): GateSession {
+  const show = (file: string) => projectPath(root, gsdLink, gsdDir, file);
   const read = readGateConfig({ ...places, gsdDir });
   if (!read.config) {
     throw new GateRefused(read.problem ?? `the review gate is not installed for this project (no post-unit hook gsd-review-loop in ${read.looked.filter((f) => fs.existsSync(f)).join(' or ') || '.gsd/PREFERENCES.md or ~/.gsd/PREFERENCES.md'}); run: gsd-review install-hooks --host gsd`);
@@ -145,7 +159,7 @@ export function openGateSession(root: string, gsdDir: string, unit: GateUnit, pl
     throw new GateRefused(`no phase folder for ${unit.milestoneId} under .gsd/phases/`);
   }
   if (artifact.shared) {
-    throw new GateRefused(`${path.relative(root, artifact.file)} is a ${config.artifact} for more than one task, and GSD reads it first for every task of ${unit.milestoneId}; move it away, then run the gate again`);
+    throw new GateRefused(`${show(artifact.file)} is a ${config.artifact} for more than one task, and GSD reads it first for every task of ${unit.milestoneId}; move it away, then run the gate again`);
   }
   const notes: string[] = [];
   if (cycle > config.maxCycles) notes.push(`GSD counts cycle ${cycle} of at most ${config.maxCycles}: it will not run this gate again`);
@@ -153,11 +167,12 @@ export function openGateSession(root: string, gsdDir: string, unit: GateUnit, pl
   return {
     root,
     gsdDir,
+    show,
     unit,
     config,
     cycle,
     artifact,
-    reviewFile: path.relative(root, artifact.file),
+    reviewFile: show(artifact.file),
     task: readTask(unit, artifact.phaseDir),
     earlier,
     notes,

@@ -48,16 +48,30 @@ export interface BriefResult {
 
 const describeIssue = (i: ReviewIssue) => [i.severity && `[${i.severity}]`, i.location && `${i.location}:`, i.text].filter(Boolean).join(' ');
 
+/** An issue's id for as long as it reads the same: its place and words, so a finding keeps its id from cycle to cycle. */
+function findingId(i: ReviewIssue, taken: Set<string>): string {
+  const base = `F-${createHash('sha256').update(`${i.location ?? ''}\n${i.text.trim()}`).digest('hex').slice(0, 8)}`;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
+  return id;
+}
+
+// The review's lesser words: GSD needs them done no more than advice (and does not put advice in the task's prompt).
+const ADVISORY_WORDS = new Set(['minor', 'nit', 'info', 'note', 'suggestion', 'trivial', 'low']);
+
 /**
  * The brief for this cycle: the open issues pending (blocking while rework is asked, so GSD puts
- * them in the re-run's prompt; advisory at the cap, when GSD goes on), the resolved ones resolved
- * with the review as evidence. Null when there is nothing to say (no issues ever).
+ * them in the re-run's prompt, but for minor ones and nits; advisory at the cap, when GSD goes on),
+ * the resolved ones resolved with the review as evidence. Null when there is nothing to say.
  */
 export function briefFor(o: { projectDir: string; unit: { milestoneId: string; sliceId: string; taskId: string; unitId: string }; cycle: number; verdict: GateVerdict; open: ReviewIssue[]; resolved: ReviewIssue[]; snapshot: string }): BriefInput | null {
   if (o.open.length + o.resolved.length === 0) return null;
+  const taken = new Set<string>();
+  const severity = (i: ReviewIssue): BriefFinding['severity'] => (o.verdict === 'needs-rework' && !ADVISORY_WORDS.has((i.severity ?? '').toLowerCase()) ? 'blocking' : 'advisory');
   const findings: BriefFinding[] = [
-    ...o.open.map((i, n) => ({ findingId: `F${n + 1}`, severity: o.verdict === 'needs-rework' ? ('blocking' as const) : ('advisory' as const), description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'pending' as const })),
-    ...o.resolved.map((i, n) => ({ findingId: `F${o.open.length + n + 1}`, severity: 'blocking' as const, description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'resolved' as const, evidence: `Ticked as fixed in GSD Review Loop's review cycle ${o.cycle} (${o.snapshot})` })),
+    ...o.open.map((i) => ({ findingId: findingId(i, taken), severity: severity(i), description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'pending' as const })),
+    ...o.resolved.map((i) => ({ findingId: findingId(i, taken), severity: severity(i), description: describeIssue(i), requiredFix: i.text, verificationCommands: [], status: 'resolved' as const, evidence: `Ticked as fixed in GSD Review Loop's review cycle ${o.cycle} (${o.snapshot})` })),
   ];
   return { projectDir: o.projectDir, briefId: `${GATE_BRIEF_PREFIX}${o.unit.unitId.replace(/\//g, '-')}`, milestoneId: o.unit.milestoneId, sliceId: o.unit.sliceId, taskId: o.unit.taskId, findings };
 }

@@ -206,7 +206,7 @@ export async function installGate(handle: ProjectHandle, cliPath: string, scope?
     user = picked.user;
   }
   const home = os.homedir();
-  const options = { gsdDir: handle.project.gsdDir, user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
+  const options = { gsdDir: handle.project.gsdLink, user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = planGateInstall(options, readOrNull);
   writeBridgePointer(home, process.execPath, cliPath);
   if (plan.changes.length === 0) {
