@@ -84,25 +84,29 @@ function taskLines(planText: string, line: number): string[] {
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
+// The bullet's text: a line trimmed, then `- ` (no two quantifiers compete: the regex safety test).
+const BULLET = /^[-*+][ \t]/;
 
 /** Paths named under `## Files Created/Modified` (or `## Files`), as GSD's summary lists them. */
 function summaryFiles(body: string, startLine: number): string[] {
   const section = sectionNamed(body, startLine, 'Files Created/Modified') ?? sectionNamed(body, startLine, 'Files');
   const out: string[] = [];
   for (const l of section?.lines ?? []) {
-    const b = BULLET.exec(l);
-    if (!b) continue;
-    const spans = [...b[1].matchAll(CODE_SPAN)].map((m) => m[1]);
-    out.push(...(spans.length > 0 ? spans.slice(0, 1) : [b[1].split(/\s+[-\u2014:]\s+/)[0].trim()]));
+    const line = l.trim();
+    if (!BULLET.test(line)) continue;
+    const text = line.slice(2).trim();
+    const spans = [...text.matchAll(CODE_SPAN)].map((m) => m[1]);
+    // A path in code, else the first word (`src/a.ts — what it does`).
+    out.push(spans.length > 0 ? spans[0] : text.split(/\s/, 1)[0]);
   }
   return out;
 }
 
 function readTask(unit: GateUnit, phaseDir: string | null): GateTask {
   const names = listFiles(phaseDir);
-  const phaseNumber = /^M0*(\d+)/i.exec(unit.milestoneId)?.[1] ?? '1';
-  const sliceNumber = /^S0*(\d+)$/i.exec(unit.sliceId)?.[1];
+  const phaseNumber = String(Number(/^M(\d+)/i.exec(unit.milestoneId)?.[1] ?? 1));
+  const sliceDigits = /^S(\d+)$/i.exec(unit.sliceId)?.[1];
+  const sliceNumber = sliceDigits === undefined ? undefined : String(Number(sliceDigits));
   const planName = `${phaseNumber.padStart(2, '0')}-${sliceNumber !== undefined ? sliceNumber.padStart(2, '0') : unit.sliceId}-PLAN.md`.toUpperCase();
   const planEntry = names.find((n) => n.toUpperCase() === planName);
   const planFile = phaseDir && planEntry ? path.join(phaseDir, planEntry) : null;

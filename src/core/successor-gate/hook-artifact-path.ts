@@ -35,9 +35,9 @@ export function parseGateUnit(raw: string): GateUnit | null {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** layout-policy.ts milestoneIdToPhaseNum. */
-const phaseNum = (milestoneId: string) => Number(/^M0*(\d+)/i.exec(milestoneId)?.[1] ?? 1);
+const phaseNum = (milestoneId: string) => Number(/^M(\d+)/i.exec(milestoneId)?.[1] ?? 1);
 /** layout-policy.ts sliceIdToPlanNum (a remediation slice R01 has no number there: 1). */
-const planNum = (sliceId: string) => Number(/^S0*(\d+)(?:-.*)?$/i.exec(sliceId)?.[1] ?? 1);
+const planNum = (sliceId: string) => Number(/^S(\d+)(?:-|$)/i.exec(sliceId)?.[1] ?? 1);
 const teamSuffix = (milestoneId: string) => /^M\d{3}-([a-z0-9]{6})$/i.exec(milestoneId)?.[1]?.toLowerCase();
 
 function listDirs(dir: string): fs.Dirent[] {
