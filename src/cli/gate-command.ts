@@ -2,6 +2,7 @@
 // reviewer in GSD's hook session (the prompt our `install-hooks --host gsd` entry gives it). Without
 // --done: this cycle's instructions; with --done: the written review recorded and the verdict GSD
 // reads set. Reads only the files of that one task (gate-session.ts): GSD waits for it at every review.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeGsdStore } from '../core/files/gsd-store';
 import { userHome } from '../core/files/user-home';
@@ -14,7 +15,9 @@ import { GateRefused, openGateSession, projectPath } from '../core/successor-gat
 import { ReviewFormatError } from '../core/successor-gate/gate-verdict';
 import { parseGateUnit, resolveTaskArtifact, type GateUnit } from '../core/successor-gate/hook-artifact-path';
 import { readGateConfig } from '../core/successor-gate/gate-config';
-import { GATE_ARTIFACT } from '../core/successor-gate/gate-hook';
+import { GATE_ARTIFACT, GATE_HOOK_NAME, GATE_TRIGGER } from '../core/successor-gate/gate-hook';
+import { gateUnitDir, snapshotName } from '../core/successor-gate/gate-records';
+import { gateCycle, readHookState } from '../core/successor-gate/hook-state-file';
 import { judgeGateToolCall, type GateGuardAnswer } from '../core/successor-gate/gate-guard';
 import { writeAnswer } from './process-exit';
 import { readStdinBounded } from './read-stdin';
@@ -85,10 +88,14 @@ async function guardAnswer(root: string, gsdDir: string, gsdLink: string, unit: 
     return { block: true, reason: `GSD Review Loop: the tool call could not be read (${(error as Error).message.split('\n')[0]}); during the review the reviewer only reads and writes its review file` };
   }
   const places = { gsdDir, home: userHome(), ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
-  const artifact = readGateConfig(places).config?.artifact ?? GATE_ARTIFACT;
-  const reviewFile = resolveTaskArtifact(gsdDir, unit, artifact).file;
+  const config = readGateConfig(places).config;
+  const artifact = resolveTaskArtifact(gsdDir, unit, config?.artifact ?? GATE_ARTIFACT);
+  // A file GSD reads for several tasks is never the review file: the task's own one is (the gate asks a person to move the other).
+  const reviewFile = artifact.shared ? (artifact.taskFile ?? artifact.file) : artifact.file;
+  const cycle = gateCycle(readHookState(gsdDir).state, config?.name ?? GATE_HOOK_NAME, GATE_TRIGGER, unit.unitId);
+  const recorded = cycle !== null && fs.existsSync(path.join(gateUnitDir(gsdDir, unit), snapshotName(config?.artifact ?? GATE_ARTIFACT, cycle)));
   const input = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
-  return judgeGateToolCall({ toolName: typeof call.toolName === 'string' ? call.toolName : '', input }, { root, unitId: unit.unitId, reviewFile, reviewShown: projectPath(root, gsdLink, gsdDir, reviewFile), gsdDir });
+  return judgeGateToolCall({ toolName: typeof call.toolName === 'string' ? call.toolName : '', input }, { root, unitId: unit.unitId, reviewFile, reviewShown: projectPath(root, gsdLink, gsdDir, reviewFile), gsdDir, recorded });
 }
 
 /** A gate called the wrong way (exit 2, as every usage error). */

@@ -9,7 +9,7 @@ import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
 import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
 import { userHome } from '../core/files/user-home';
-import { planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
+import { applyGatePlan, planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
 
 export interface InstallHooksCliOptions {
   root: string;
@@ -93,11 +93,13 @@ function runGateInstall(o: InstallHooksCliOptions): number {
   const options = { gsdDir, user: o.user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = (o.uninstall ? planGateUninstall : planGateInstall)(options, readOrNull);
   // With the home folder: folders the install creates (.gsd/extensions) are recorded, and uninstall removes them once empty.
-  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes, home);
-  if (!o.dryRun && !o.uninstall && result.conflicts.length === 0 && plan.skipped.length === 0) {
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : o.uninstall ? applyFileChanges(plan.changes, home) : applyGatePlan(plan.changes, home);
+  const refused = plan.skipped.length + result.conflicts.length > 0;
+  if (!o.dryRun && !o.uninstall && !refused) {
     // The gate's launcher finds this CLI through the pointer, as the agent-hook launcher does.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
-  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes, o.uninstall ? 'Nothing of ours to remove.' : 'The review gate is installed and up to date.');
+  const nothing = o.uninstall ? 'Nothing of ours to remove.' : refused ? 'The review gate is not installed.' : 'The review gate is installed and up to date.';
+  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes, nothing);
   return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
 }

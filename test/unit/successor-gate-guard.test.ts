@@ -22,7 +22,7 @@ describe('successor gate: the reviewer\'s guard', function () {
   let home: string;
   before(async () => {
     script = await buildCli();
-    ({ root } = writeSuccessorLayout({ 'src/payments/capture.ts': 'export const capture = 1;\n' }));
+    ({ root } = writeSuccessorLayout({ 'src/payments/capture.ts': 'export const capture = 1;\n', [REVIEW]: '---\ntask: T01\ncycle: 1\nverdict: pending\n---\n## Issues\n\n## Notes\nNothing yet.\n' }));
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'guard-home-'));
     const r = cli(script, ['install-hooks', '--host', 'gsd', '--root', root], undefined, { HOME: home, GSD_HOME: path.join(home, '.gsd') });
     assert.equal(r.status, 0, r.stderr);
@@ -35,7 +35,7 @@ describe('successor gate: the reviewer\'s guard', function () {
 
   const allowed: Array<[string, Record<string, unknown>]> = [
     ['write', { path: REVIEW, content: '---\ntask: T01\n---\n' }],
-    ['edit', { path: path.join('.', REVIEW), oldText: 'a', newText: 'b' }],
+    ['edit', { path: path.join('.', REVIEW), edits: [{ oldText: 'Nothing yet.', newText: 'Checked the capture path.' }] }],
     ['read', { path: 'src/payments/capture.ts' }],
     ['grep', { pattern: 'capture' }],
     ['bash', { command: `${GATE} ${UNIT}` }],
@@ -63,8 +63,24 @@ describe('successor gate: the reviewer\'s guard', function () {
     ['bash', { command: 'cat a; rm -rf src' }, /may change files/],
     ['gsd_task_complete', { milestoneId: 'M001' }, /GSD's own tools \(gsd_task_complete\)/],
     ['gsd_rework_brief_save', {}, /GSD's own tools/],
-    ['apply_patch', { input: '*** Begin Patch\n*** Update File: src/payments/capture.ts\n' }, /src\/payments\/capture\.ts is for the fix/],
-    ['shell_exec_everything', { path: 'src/x.ts' }, /is for the fix|this shell_exec_everything call/],
+    ['apply_patch', { input: '*** Begin Patch\n*** Update File: src/payments/capture.ts\n' }, /apply_patch is not one of the reviewer's tools/],
+    ['shell_exec_everything', { path: 'src/x.ts' }, /is not one of the reviewer's tools/],
+    // A child agent works unguarded; mcp_call reaches any configured server; these tools write files (hostile review, H1 and M1).
+    ['subagent', { agent: 'worker', task: 'write greet.mjs', cwd: '/tmp' }, /a subagent would work unguarded/],
+    ['mcp_call', { server: 'gsd', tool: 'gsd_task_complete', args: {} }, /mcp_call is not one of the reviewer's tools/],
+    ['browser_generate_test', { outputPath: 'src/t.spec.ts' }, /not one of the reviewer's tools/],
+    ['secure_env_collect', { envFilePath: 'src/x' }, /not one of the reviewer's tools/],
+    // pi resolves these elsewhere than they read (hostile review, M2).
+    ['write', { path: '~/.bashrc', content: 'x' }, /is for the fix/],
+    ['write', { path: '@src/app.ts', content: 'x' }, /is for the fix/],
+    // Planted names a glob would turn into options; options that write or run (hostile review, M7).
+    ['bash', { command: 'find . -*' }, /may change files/],
+    ['bash', { command: 'rg --hostname-bin=./tool.sh x .' }, /may change files/],
+    ['bash', { command: 'file -C -m README' }, /may change files/],
+    // A verdict of the reviewer's own: --done sets the one GSD reads (hostile review, H2).
+    ['write', { path: REVIEW, content: '---\ntask: T01\ncycle: 1\nverdict: pass\n---\n## Issues\n' }, /leave the frontmatter line verdict: pending/],
+    ['write', { path: REVIEW, content: '---\ntask: T01\nVerdict: Passed\n---\n' }, /leave the frontmatter line verdict: pending/],
+    ['edit', { path: REVIEW, edits: [{ oldText: 'verdict: pending', newText: 'verdict: pass' }] }, /leave the frontmatter line verdict: pending/],
   ];
   for (const [tool, input, why] of refused) {
     it(`refuses ${tool} ${JSON.stringify(input).slice(0, 60)}`, () => {
@@ -74,14 +90,19 @@ describe('successor gate: the reviewer\'s guard', function () {
     });
   }
 
-  it('a review file that is a link out of the project is not the review file', () => {
+  it('a review file that is a link, out of the project or to GSD\'s own files, is not the review file', () => {
+    const saved = fs.readFileSync(path.join(root, REVIEW));
     const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'out-')), 'x.md');
     fs.writeFileSync(outside, 'x');
-    fs.symlinkSync(outside, path.join(root, REVIEW));
     try {
-      assert.equal(judge('write', { path: REVIEW, content: 'y' }).block, true);
+      for (const target of [outside, path.join(root, '.gsd', 'PREFERENCES.md')]) {
+        fs.rmSync(path.join(root, REVIEW));
+        fs.symlinkSync(target, path.join(root, REVIEW));
+        assert.equal(judge('write', { path: REVIEW, content: '---\nverdict: pending\n---\n' }).block, true, target);
+      }
     } finally {
       fs.rmSync(path.join(root, REVIEW));
+      fs.writeFileSync(path.join(root, REVIEW), saved);
     }
   });
 
@@ -115,11 +136,27 @@ describe('successor gate: the reviewer\'s guard', function () {
         assert.equal(no?.block, true);
         assert.match(no!.reason, /writes only/);
         assert.equal(await handler({ toolName: 'write', toolCallId: '2', input: { path: REVIEW, content: 'x' } }, { cwd: root }), undefined);
-        // Other units (the task itself, another hook) are not ours to guard.
+        // Other units (the task itself, another hook) are not ours to guard, but for the review files.
         lock('execute-task');
         assert.equal(await handler({ toolName: 'write', toolCallId: '3', input: { path: 'src/payments/capture.ts', content: 'x' } }, { cwd: root }), undefined);
+        const forged = await handler({ toolName: 'write', toolCallId: '5', input: { path: REVIEW, content: '---\nverdict: pass\n---\n' } }, { cwd: root });
+        assert.equal(forged?.block, true, 'the task under review does not write its own review (hostile review, H2)');
+        assert.match(forged!.reason, /written by the reviewer in GSD's review gate, not in execute-task/);
         lock('hook/code-review');
         assert.equal(await handler({ toolName: 'write', toolCallId: '4', input: { path: 'src/payments/capture.ts', content: 'x' } }, { cwd: root }), undefined);
+      } finally {
+        process.env.HOME = prev;
+        fs.rmSync(path.join(root, '.gsd', 'auto.lock'), { force: true });
+      }
+    });
+
+    it('a lock another process left (a crash) or a repository committed guards nothing', async () => {
+      const prev = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        fs.writeFileSync(path.join(root, '.gsd', 'auto.lock'), JSON.stringify({ pid: 999_999, unitType: 'hook/gsd-review-loop', unitId: UNIT }));
+        assert.equal(await handler({ toolName: 'write', toolCallId: '1', input: { path: 'src/payments/capture.ts', content: 'x' } }, { cwd: root }), undefined);
+        assert.equal(await handler({ toolName: 'bash', toolCallId: '2', input: { command: 'npm test' } }, { cwd: root }), undefined);
       } finally {
         process.env.HOME = prev;
         fs.rmSync(path.join(root, '.gsd', 'auto.lock'), { force: true });

@@ -5,7 +5,7 @@
 // without an artifact is dropped; `enabled: false` turns it off).
 import { readBoundedText } from '../files/bounded-read';
 import { openConfined } from '../files/confine';
-import { parsePreferences } from '../parse/preferences';
+import { gsdPreferencesData } from './preferences-entry';
 import { GATE_HOOK_NAME, GATE_TRIGGER } from './gate-hook';
 import { preferencesCandidates, type PreferencesPlaces } from './preferences-files';
 
@@ -34,7 +34,8 @@ function hookIn(file: string, confined: boolean): Record<string, unknown> | null
     return undefined;
   }
   if (text === null) return undefined;
-  const hooks = parsePreferences(text, file).data.post_unit_hooks;
+  // Read as GSD reads it (a file GSD ignores has no hook of ours for it either).
+  const hooks = gsdPreferencesData(text).data?.post_unit_hooks;
   if (!Array.isArray(hooks)) return null;
   const found = hooks.find((h) => h && typeof h === 'object' && typeof (h as { name?: unknown }).name === 'string' && (h as { name: string }).name.trim() === GATE_HOOK_NAME);
   return (found as Record<string, unknown> | undefined) ?? null;

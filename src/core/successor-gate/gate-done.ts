@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { readBoundedText, UnreadableFileError } from '../files/bounded-read';
 import { openConfined, OutsideGsdError } from '../files/confine';
 import { ensureRuntimeDir } from '../files/runtime-folder';
+import { linkBelow } from '../files/link-free';
 import type { GsdStore, PlannedWrite } from '../files/gsd-store';
 import { readCodeReview } from '../parse/code-review';
 import { findFrontmatterBlock } from '../parse/frontmatter';
@@ -100,6 +101,11 @@ export function recordGateReview(s: GateSession, store: GsdStore): GateDone {
   const dir = gateUnitDir(s.gsdDir, s.unit);
   const snapshot = path.join(dir, snapshotName(s.config.artifact, s.cycle));
   const issuesFile = path.join(dir, OPEN_ISSUES_FILE);
+  // Written only as themselves: a link planted on the way (to GSD's PREFERENCES.md or hook-state.json, say) is refused.
+  for (const file of [s.artifact.file, snapshot, issuesFile]) {
+    const link = linkBelow(s.gsdDir, file);
+    if (link !== null) throw new ReviewFormatError(`${s.show(link)} is a link; the gate writes no file through a link, so nothing was recorded (remove the link)`);
+  }
   store.commit(s.gsdDir, (): PlannedWrite[] => {
     // Re-read under the lock: a reviewer still saving the file is a conflict, re-planned by the store.
     const now = store.readText(s.artifact.file);

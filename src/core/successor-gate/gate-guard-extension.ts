@@ -7,7 +7,7 @@
 // each tool call that is not a read. No answer (no CLI on this machine, a crash, a timeout): only
 // reading goes on. The file names no path of one machine, so it may be committed.
 import * as path from 'node:path';
-import { GATE_HOOK_NAME } from './gate-hook';
+import { GATE_ARTIFACT, GATE_HOOK_NAME } from './gate-hook';
 
 export const GUARD_EXTENSION_FILE = 'gsd-review-loop-guard.js';
 
@@ -20,18 +20,23 @@ export const GUARD_EXTENSION_JS = `// GSD Review Loop's guard for its review gat
 // (\`gsd-review uninstall-hooks --host gsd\` removes it). While GSD runs the gate's session (unit
 // hook/${GATE_HOOK_NAME}), the reviewer writes its review file and nothing else: every tool call but a
 // read is judged by \`gsd-review gate <task> --guard\`, and a refusal's reason goes to the agent.
+// In GSD's other units, no agent writes a review file (${GATE_ARTIFACT}): only the reviewer does.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 const UNIT_TYPE = "hook/${GATE_HOOK_NAME}";
+const ARTIFACT = ${JSON.stringify(GATE_ARTIFACT.toLowerCase())};
 const READING = new Set(["read", "grep", "find", "ls"]);
 
-function gateUnit(cwd) {
+// The unit GSD runs in this process now (.gsd/auto.lock, GSD's own record of it), or null: a lock
+// left by a crash or committed to a repository names another process, and guards nothing.
+function unitNow(cwd) {
   try {
     const lock = JSON.parse(readFileSync(join(cwd, ".gsd", "auto.lock"), "utf8"));
-    return lock && lock.unitType === UNIT_TYPE && typeof lock.unitId === "string" ? lock.unitId : null;
+    if (!lock || (lock.pid !== process.pid && lock.pid !== process.ppid)) return null;
+    return typeof lock.unitType === "string" && typeof lock.unitId === "string" ? lock : null;
   } catch {
     return null;
   }
@@ -45,10 +50,17 @@ export default function gsdReviewLoopGuard(pi) {
   GUARDED.add(pi);
   pi.on("tool_call", async (event, ctx) => {
     const cwd = (ctx && ctx.cwd) || process.cwd();
-    const unitId = gateUnit(cwd);
-    if (!unitId || READING.has(event.toolName)) return undefined;
+    const unit = unitNow(cwd);
+    if (!unit || READING.has(event.toolName)) return undefined;
+    if (unit.unitType !== UNIT_TYPE) {
+      const target = event.input && typeof event.input.path === "string" ? event.input.path : "";
+      if ((event.toolName === "write" || event.toolName === "edit") && basename(target).toLowerCase().endsWith(ARTIFACT)) {
+        return { block: true, reason: "GSD Review Loop: review files (" + basename(target) + ") are written by the reviewer in GSD's review gate, not in " + unit.unitType + "." };
+      }
+      return undefined;
+    }
     const launcher = join(homedir(), ".gsd-review-loop", "gsd-review");
-    const run = spawnSync("sh", [launcher, "gate", unitId, "--guard", "--root", cwd], {
+    const run = spawnSync("sh", [launcher, "gate", unit.unitId, "--guard", "--root", cwd], {
       input: JSON.stringify({ toolName: event.toolName, input: event.input || {} }),
       encoding: "utf8",
       timeout: 20000,
@@ -62,7 +74,7 @@ export default function gsdReviewLoopGuard(pi) {
       // no answer: below
     }
     const why = String(run.stderr || (run.error && run.error.message) || "no answer").trim().split("\\n")[0];
-    return { block: true, reason: "GSD Review Loop's guard could not judge " + event.toolName + " (" + why + "); during the review of " + unitId + " the reviewer only reads and writes its review file." };
+    return { block: true, reason: "GSD Review Loop's guard could not judge " + event.toolName + " (" + why + "); during the review of " + unit.unitId + " the reviewer only reads and writes its review file." };
   });
 }
 `;

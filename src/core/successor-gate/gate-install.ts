@@ -5,7 +5,7 @@
 // Which file that is: preferences-files.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChange, ReadFile } from '../agent-hooks/file-changes';
+import { applyFileChanges, revertFileChanges, type FileChange, type ReadFile } from '../agent-hooks/file-changes';
 import { GATE_HOOK_NAME } from './gate-hook';
 import { GATE_LAUNCHER_SH, gateLauncherFile } from './gate-launcher';
 import { GUARD_EXTENSION_JS, guardExtensionFile } from './gate-guard-extension';
@@ -51,10 +51,27 @@ function readPreferences(file: string, read: ReadFile): string | null {
   }
 }
 
+/** Whether the project's `.gsd` is the user's GSD home itself (a repository may link it there): a project install would edit every project's settings. */
+function isGsdHome(o: GateInstallOptions): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const gsd = real(o.gsdDir);
+  return gsd === real(userGsdHome(o)) || gsd === real(path.join(o.home, '.gsd'));
+}
+
 export function planGateInstall(o: GateInstallOptions, read: ReadFile): GatePlan {
   const file = preferencesFileFor(o, o.user);
   const plan: GatePlan = { changes: [], skipped: [], notes: [], preferencesFile: file };
   const where = describe(file, o);
+  if (!o.user && isGsdHome(o)) {
+    plan.skipped.push(`this project's .gsd is your GSD home (${fs.realpathSync(o.gsdDir)}), whose PREFERENCES.md every project reads; nothing was written (use --user for that, on purpose)`);
+    return plan;
+  }
   try {
     if (!o.user) {
       // A user-level hook of our name that is not ours would be replaced by the project's: say so, write nothing.
@@ -127,4 +144,16 @@ export function planGateUninstall(o: GateInstallOptions, read: ReadFile): GatePl
   const guardNow = readOwn(guard, read);
   if (typeof guardNow === 'string' && guardNow.startsWith(GUARD_HEAD)) plan.changes.push({ file: guard, before: guardNow, after: null, purpose: "the reviewer's guard (a GSD extension of ours) removed", ...(o.user ? {} : { root: o.gsdDir }) });
   return plan;
+}
+
+/**
+ * Applies a plan all or nothing: the review gate is its entries, its guard and its launcher
+ * together, so when one file cannot be written (a link out of `.gsd`, a file changed since the
+ * preview) those written are taken back.
+ */
+export function applyGatePlan(changes: readonly FileChange[], home: string): { applied: FileChange[]; conflicts: string[] } {
+  const result = applyFileChanges(changes, home);
+  if (result.conflicts.length === 0) return result;
+  const undone = revertFileChanges(result.applied, home);
+  return { applied: [], conflicts: [...result.conflicts, ...undone.conflicts.map((c) => `taking back: ${c}`), 'nothing of the review gate was installed'] };
 }

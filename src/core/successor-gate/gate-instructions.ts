@@ -6,6 +6,9 @@ import type { GateSession } from './gate-session';
 import { GATE_COMMAND } from './gate-hook';
 
 const MAX_SUMMARY_LINES = 120;
+const MAX_EARLIER_ISSUES = 50;
+// Text from the project, printed indented as a block: no control characters, no other line breaks.
+const untrusted = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, ' ');
 
 export interface GateInstructionsJson {
   unitId: string;
@@ -70,12 +73,12 @@ export function gateInstructions(s: GateSession): string {
   out.push('You review the task\'s changes; you change no code, test or other file. The only file you write is the review file below.');
   out.push('');
   out.push('## The task');
-  if (s.task.planLines.length > 0) out.push(`From ${rel(s, s.task.planFile)}:`, '', ...s.task.planLines.map((l) => `    ${l}`), '');
+  if (s.task.planLines.length > 0) out.push(`From ${rel(s, s.task.planFile)}:`, '', ...s.task.planLines.map((l) => `    ${untrusted(l)}`), '');
   else out.push(`(no entry for ${s.unit.taskId} in the slice plan${s.task.planFile ? ` ${rel(s, s.task.planFile)}` : ''})`, '');
   if (s.task.summary !== null) {
     const lines = s.task.summary.split(/\r?\n/);
     out.push(`What the task's summary says (${rel(s, s.task.summaryFile)}${lines.length > MAX_SUMMARY_LINES ? `, first ${MAX_SUMMARY_LINES} of ${lines.length} lines` : ''}):`, '');
-    out.push(...lines.slice(0, MAX_SUMMARY_LINES).map((l) => `    ${l}`), '');
+    out.push(...lines.slice(0, MAX_SUMMARY_LINES).map((l) => `    ${untrusted(l)}`), '');
   } else {
     out.push('GSD wrote no summary for this task (yet).', '');
   }
@@ -87,7 +90,8 @@ export function gateInstructions(s: GateSession): string {
     if (before.review.openIssues.length === 0) out.push('None were left open.');
     else {
       out.push('The task was run again to fix these. Check each one: copy it into your review, ticked `[x]` if it is fixed, unticked `[ ]` if it is not.');
-      out.push(...before.review.openIssues.map((i) => `- [ ] ${issueLine(i)}`));
+      out.push(...before.review.openIssues.slice(0, MAX_EARLIER_ISSUES).map((i) => `- [ ] ${untrusted(issueLine(i))}`));
+      if (before.review.openIssues.length > MAX_EARLIER_ISSUES) out.push(`(and ${before.review.openIssues.length - MAX_EARLIER_ISSUES} more in ${rel(s, before.file)})`);
     }
     out.push('');
   }

@@ -84,6 +84,8 @@ function taskLines(planText: string, line: number): string[] {
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
+// Control characters and the separators some readers take for line breaks.
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
 // The bullet's text: a line trimmed, then `- ` (no two quantifiers compete: the regex safety test).
 const BULLET = /^[-*+][ \t]/;
 
@@ -121,7 +123,11 @@ function readTask(unit: GateUnit, phaseDir: string | null): GateTask {
     const fm = parseFrontmatter(summary, summaryFile!);
     files.push(...(fmStringList(fm.data, 'key_files') ?? []), ...summaryFiles(fm.body, fm.bodyStartLine));
   }
-  const clean = files.map((f) => f.trim().replace(/^\.\//, '')).filter((f) => f && f !== '(none)' && !f.startsWith('..') && !path.isAbsolute(f));
+  // A path, nothing else: a name with a line break or another control character (words that would
+  // read as our own instructions) is left out.
+  const clean = files
+    .map((f) => f.trim().replace(/^\.\//, ''))
+    .filter((f) => f && f.length <= 300 && f !== '(none)' && !f.startsWith('..') && !path.isAbsolute(f) && !CONTROL.test(f));
   return {
     title: planTask?.title || unit.taskId,
     planLines: planText && planTask ? taskLines(planText, planTask.line) : [],
@@ -163,11 +169,11 @@ export function openGateSession(root: string, gsdDir: string, unit: GateUnit, pl
     throw new GateRefused(`no phase folder for ${unit.milestoneId} under .gsd/phases/`);
   }
   if (artifact.shared) {
-    throw new GateRefused(`${show(artifact.file)} is a ${config.artifact} for more than one task, and GSD reads it first for every task of ${unit.milestoneId}; move it away, then run the gate again`);
+    throw new GateRefused(`${show(artifact.file)} is a ${config.artifact} for more than one task, and GSD reads it first for every task of ${unit.milestoneId}: a person must move it away before this task can be reviewed; do not write it (stop here, GSD will ask a person)`);
   }
   const notes: string[] = [];
   if (cycle > config.maxCycles) notes.push(`GSD counts cycle ${cycle} of at most ${config.maxCycles}: it will not run this gate again`);
-  const earlier = readUnitSnapshots(gsdDir, unit, notes).filter((s) => s.cycle < cycle);
+  const earlier = readUnitSnapshots(gsdDir, unit, config.artifact, notes).filter((s) => s.cycle < cycle);
   return {
     root,
     gsdDir,

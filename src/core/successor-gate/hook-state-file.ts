@@ -48,13 +48,13 @@ export function readHookState(gsdDir: string): HookStateRead {
   const cycleCounts: Record<string, number> = {};
   if (r.cycleCounts && typeof r.cycleCounts === 'object') {
     for (const [k, v] of Object.entries(r.cycleCounts as Record<string, unknown>)) {
-      // As GSD restores it: numbers only.
-      if (typeof v === 'number' && Number.isFinite(v)) cycleCounts[k] = v;
+      // GSD writes whole counts; anything else is no count of its.
+      if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) cycleCounts[k] = v;
     }
   }
   const a = r.activeHook as Record<string, unknown> | null | undefined;
   const activeHook =
-    a && typeof a === 'object' && str(a.hookName) && str(a.triggerUnitType) && str(a.triggerUnitId) && typeof a.cycle === 'number'
+    a && typeof a === 'object' && str(a.hookName) && str(a.triggerUnitType) && str(a.triggerUnitId) && typeof a.cycle === 'number' && Number.isSafeInteger(a.cycle)
       ? { hookName: a.hookName, triggerUnitType: a.triggerUnitType, triggerUnitId: a.triggerUnitId, cycle: a.cycle }
       : null;
   const t = r.retryTrigger as Record<string, unknown> | null | undefined;
@@ -76,5 +76,5 @@ export function gateCycle(state: HookStateRecord | null, hook: string, triggerUn
   const a = state.activeHook;
   if (a && a.hookName === hook && a.triggerUnitType === triggerUnitType && a.triggerUnitId === unitId && a.cycle >= 1) return a.cycle;
   const n = state.cycleCounts[hookCycleKey(hook, triggerUnitType, unitId)];
-  return typeof n === 'number' && n >= 1 ? Math.floor(n) : null;
+  return typeof n === 'number' && n >= 1 ? n : null;
 }

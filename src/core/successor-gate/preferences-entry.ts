@@ -76,6 +76,19 @@ function dataOf(text: string): Record<string, unknown> {
   return js ?? {};
 }
 
+/**
+ * PREFERENCES.md's frontmatter as GSD reads it (its fence rule, the `yaml` package, duplicate keys an
+ * error): null with the reason when GSD would ignore the file. The gate reads its settings this way
+ * too, so that it never runs with values GSD does not use.
+ */
+export function gsdPreferencesData(text: string): { data: Record<string, unknown> | null; problem?: string } {
+  try {
+    return { data: dataOf(text) };
+  } catch (error) {
+    return { data: null, problem: (error as Error).message };
+  }
+}
+
 function listOf(data: Record<string, unknown>, key: string): unknown[] {
   const v = data[key];
   return Array.isArray(v) ? v : [];
@@ -111,11 +124,18 @@ interface Marked {
   restore: Restore;
 }
 
-/** Our marked regions in `text`, in file order. */
+/** Our marked regions in `text`, in file order: only inside the frontmatter (marker lines in the body are the user's text). */
 function findMarked(text: string): Marked[] {
   const found: Marked[] = [];
+  let fm: Frontmatter | null;
+  try {
+    fm = findFrontmatter(text);
+  } catch {
+    return found;
+  }
+  if (!fm) return found;
   let begin: Omit<Marked, 'to'> | null = null;
-  for (let offset = 0; offset < text.length; ) {
+  for (let offset = fm.start; offset < fm.end; ) {
     const to = lineEndOf(text, offset);
     const line = text.slice(offset, to).trim();
     if (!begin) {

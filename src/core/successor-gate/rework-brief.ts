@@ -90,13 +90,17 @@ export function saveReworkBrief(bin: string, brief: BriefInput, timeoutMs = TIME
       if (done) return;
       done = true;
       clearTimeout(timer);
-      // Its whole process group: a server started through a shell script leaves no child behind.
+      // Its whole process group, at once: it answered or had its time, and one that ignores SIGTERM
+      // (or a shell script's children) must not outlive us.
       try {
-        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGTERM');
-        else child.kill();
+        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
       } catch {
-        child.kill();
+        child.kill('SIGKILL');
       }
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
       resolve(r);
     };
     const child = spawn(bin, [], { cwd: brief.projectDir, env: { ...process.env, GSD_WORKFLOW_PROJECT_ROOT: brief.projectDir, GSD_MCP_CLIENT_MANAGED: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });

@@ -85,7 +85,7 @@ function taskPendingActions(t: TaskInput, fallbackFile: string): PendingAction[]
 export function buildTask(t: TaskInput, phaseDir: string | undefined, src: ReviewSources, fallbackFile: string): TaskEntry {
   const done = t.cls === 'closed';
   const unit = { milestoneId: t.milestoneId, sliceId: t.sliceId, taskId: t.id, unitId: `${t.milestoneId}/${t.sliceId}/${t.id}` };
-  const gate = src.gate ? gateTaskView(src.gate, unit) : null;
+  const gate = src.gate ? gateTaskView(src.gate, unit, phaseDir) : null;
   const ours = gate?.cycles ?? [];
   const pendingActions = taskPendingActions(t, fallbackFile);
   for (const p of gate?.pendingActions ?? []) pendingActions.push({ text: p.text, source: GATE_PENDING_SOURCE, file: p.file, line: p.line, milestoneId: t.milestoneId, sliceId: t.sliceId, taskId: t.id });

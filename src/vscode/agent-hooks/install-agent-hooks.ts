@@ -14,7 +14,7 @@ import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agen
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { readGateConfig } from '../../core/successor-gate/gate-config';
-import { planGateInstall } from '../../core/successor-gate/gate-install';
+import { applyGatePlan, planGateInstall } from '../../core/successor-gate/gate-install';
 import { writeGateLauncher } from '../../core/successor-gate/gate-launcher';
 import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
@@ -208,16 +208,25 @@ export async function installGate(handle: ProjectHandle, cliPath: string, scope?
   const home = os.homedir();
   const options = { gsdDir: handle.project.gsdLink, user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = planGateInstall(options, readOrNull);
-  writeBridgePointer(home, process.execPath, cliPath);
-  if (plan.changes.length === 0) {
-    const said = [...plan.skipped, ...plan.notes].join('; ');
+  if (plan.changes.length === 0 || plan.skipped.length > 0) {
+    // A refused PREFERENCES.md leaves the guard and the launcher unwritten too: the gate is one thing.
+    if (plan.skipped.length > 0) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the review gate was not installed. {0}', plan.skipped.join('; ')));
+      return undefined;
+    }
+    writeBridgePointer(home, process.execPath, cliPath);
+    const said = plan.notes.join('; ');
     void vscode.window.showInformationMessage(said ? vscode.l10n.t('GSD: nothing written. {0}', said) : vscode.l10n.t('GSD: the review gate is already installed and up to date.'));
     return [];
   }
   const intro = vscode.l10n.t("GSD's review gate: after each execute-task in auto mode, GSD runs a review session whose reviewer runs gsd-review gate (blocking, up to 5 cycles); the verdict decides whether GSD re-runs the task. Only GSD's auto mode runs post-unit hooks, not /gsd next.");
   if (!(await previewAndDecide(root, plan.changes, plan.skipped, plan.notes, intro))) return undefined;
-  const { applied, conflicts } = applyFileChanges(plan.changes, home);
-  for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
+  const { applied, conflicts } = applyGatePlan(plan.changes, home);
+  if (conflicts.length > 0) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the review gate was not installed: {0}', conflicts.join('; ')));
+    return undefined;
+  }
+  writeBridgePointer(home, process.execPath, cliPath);
   const undo = vscode.l10n.t('Undo');
   void vscode.window.showInformationMessage(vscode.l10n.t("GSD: the review gate is installed ({0} files). GSD runs it in auto mode (/gsd auto) after each task.", applied.length), undo).then((choice) => {
     if (choice !== undo) return;

@@ -75,7 +75,9 @@ export function presentTask(
   // Our review gate on a successor project, where GSD paused auto mode (gate-view.ts).
   const gate = t.extensions['successor-gate'] as { state?: string; reason?: string; next?: string } | undefined;
   const gatePaused = gate?.state === 'paused';
+  const gateSkipped = gate?.state === 'unrecorded';
   if (gatePaused) words.push(tr('review paused'));
+  if (gateSkipped) words.push(tr('not reviewed'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   // The label keeps to what fits a 300 px sidebar at a task's depth; the count of pending actions
   // (also child rows) leads the description, the estimate is in the tooltip.
@@ -100,6 +102,7 @@ export function presentTask(
   }
   if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!.replace(/\.\s*$/, ''))));
   if (gatePaused) lines.push('', tr('**Review gate paused:** {0}. {1}.', esc(gate.reason ?? ''), esc(gate.next ?? '')));
+  if (gateSkipped) lines.push('', tr('**Not reviewed by GSD Review Loop:** {0}. {1}.', esc(gate.reason ?? ''), esc(gate.next ?? '')));
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
     lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));
