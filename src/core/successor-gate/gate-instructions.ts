@@ -8,6 +8,7 @@ import { GATE_COMMAND } from './gate-hook';
 const MAX_SUMMARY_LINES = 120;
 const MAX_EARLIER_ISSUES = 50;
 // Text from the project, printed indented as a block: no control characters, no other line breaks.
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const untrusted = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, ' ');
 
 export interface GateInstructionsJson {
