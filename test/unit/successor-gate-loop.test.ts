@@ -16,6 +16,8 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { buildCli, cli } from './helpers/cli';
 import { writeSuccessorLayout } from './helpers/successor-project';
+import { presentTask } from '../../src/vscode/panel/task-presentation';
+import { taskState } from '../../src/core/hooks/builtin/review-loop/review-loop-state';
 
 const UNIT = 'M001/S02/T01';
 const PHASE = '.gsd/phases/01-checkout-flow';
@@ -445,5 +447,37 @@ describe('successor gate: a hostile repository (the hostile review of 2026-11-28
     const r = run('gate', UNIT);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /GSD has not started this gate/);
+  });
+});
+
+describe('successor gate: a gate GSD paused on is shown with what to run', function () {
+  this.timeout(120_000);
+  let script: string;
+  before(async () => {
+    script = await buildCli();
+  });
+
+  it('the cycle budget used up without a verdict GSD could go on with, and a needs-attention verdict, read "paused" with /gsd auto', () => {
+    const { root } = writeSuccessorLayout({});
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gate-home-'));
+    const env = { HOME: home, GSD_HOME: path.join(home, '.gsd') };
+    const run = (...args: string[]) => cli(script, [...args, '--root', root], undefined, env);
+    assert.equal(run('install-hooks', '--host', 'gsd').status, 0);
+    // GSD ran the hook five times and never read a verdict (the reviewer never ran --done): gate block, auto paused.
+    fs.writeFileSync(path.join(root, '.gsd/hook-state.json'), JSON.stringify({ cycleCounts: { [KEY]: 5 }, activeHook: null, hookQueue: [], retryPending: false, retryTrigger: null }));
+    fs.writeFileSync(path.join(root, ARTIFACT), review(5, ['- [ ] **major** `src/a.ts:1` x']));
+    let task = run('state', '--json').json.milestones[0].slices[1].tasks[0];
+    assert.equal(task.extensions['successor-gate'].state, 'paused');
+    assert.match(task.extensions['successor-gate'].reason, /after 5 of 5 cycles without a passing verdict/);
+    assert.match(task.extensions['successor-gate'].next, /\/gsd auto/);
+    const shown = presentTask(task, taskState(task.extensions['review-loop']), null, UNIT);
+    assert.match(shown.label, /T01 · .*review paused/);
+    assert.match(shown.tooltip, /\*\*Review gate paused:\*\*.*\/gsd auto/);
+    // A reviewer that could not run wrote needs-attention (the prompt says to): GSD pauses on it.
+    fs.writeFileSync(path.join(root, '.gsd/hook-state.json'), JSON.stringify({ cycleCounts: { [KEY]: 1 }, activeHook: null }));
+    fs.writeFileSync(path.join(root, ARTIFACT), '---\nverdict: needs-attention\n---\nGSD Review Loop is not installed on this machine.\n');
+    task = run('state', '--json').json.milestones[0].slices[1].tasks[0];
+    assert.equal(task.extensions['successor-gate'].state, 'paused');
+    assert.match(task.extensions['successor-gate'].reason, /needs-attention/);
   });
 });
