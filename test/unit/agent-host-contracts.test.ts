@@ -427,6 +427,35 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     assert.equal(claudeStopReason(both, true), null);
   });
 
+  it('with a fix in flight the launcher gives the bridge\'s answer for every reviewer name the bridge accepts (reviewer_agent, any case, plugin-namespaced, JSON-escaped)', () => {
+    for (const [reviewer, names] of [
+      ['my-reviewer', ['my-reviewer', 'My-Reviewer', 'team-plugin:my-reviewer', 'my\\u002dreviewer']],
+      [null, ['gsd-reviewer', 'GSD-Reviewer', 'team-plugin:gsd-reviewer']],
+    ] as const) {
+      for (const host of ['claude-code', 'copilot-cli'] as const) {
+        const inst = setup(host);
+        if (reviewer) fs.writeFileSync(path.join(inst.root, '.gsd/PREFERENCES.md'), `---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n      options: { max_cycles: 5, reviewer_agent: ${reviewer} }\n---\n`);
+        // The review asks for a fix: the unit in flight is T01's fix-task.
+        const stop = commandFor(inst.root, host, 'Stop');
+        assert.ok(keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: false }, 'f'))));
+        fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+        assert.match(keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: true }, 'f'))) ?? '', /fix the 1 open issue/);
+        const guard = commandFor(inst.root, host, 'PreToolUse');
+        const env = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root, CLAUDE_PROJECT_DIR: inst.root };
+        const run = (command: string, text: string) => spawnSync('/bin/sh', ['-c', command], { cwd: inst.root, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: cli, ...env } });
+        const decision = (r: ReturnType<typeof run>) => (host === 'claude-code' ? claudePermission : copilotCliPermission)({ status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }).decision;
+        for (const name of [...names, 'Explore']) {
+          const fields = host === 'claude-code' ? { tool_name: 'Write', tool_input: { file_path: path.join(inst.root, 'src/invoice.ts'), content: 'x' } } : { tool_name: 'edit', tool_input: { path: path.join(inst.root, 'src/invoice.ts'), old_str: '1', new_str: '2' } };
+          // The name as the payload's text spells it (a JSON escape is read by the bridge as the letter).
+          const text = JSON.stringify(payload(host, inst.root, 'PreToolUse', { ...fields, agent_id: 'r9', agent_type: '@NAME@' }, 'f')).replace('@NAME@', name);
+          const bridge = decision(run(`node ${JSON.stringify(cli)} hook --host ${host === 'claude-code' ? 'claude' : 'vscode'} --event PreToolUse`, text));
+          assert.equal(bridge, name === 'Explore' ? undefined : 'deny', `${host}, ${name}: the bridge`);
+          assert.equal(decision(run(guard, text)), bridge, `${host}, reviewer_agent ${reviewer ?? '(default)'}, agent ${name}: the launcher`);
+        }
+      }
+    }
+  });
+
   it('the launcher runs the bridge without node on PATH, with the runtime the extension recorded', () => {
     const inst = setup('vscode-local');
     writeBridgePointer(inst.home, process.execPath, cli);

@@ -14,6 +14,7 @@ import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
+import { AGENT_TYPE_FIELDS } from './hook-payload';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';
@@ -32,8 +33,13 @@ const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
 const HOOKS_FILE_NAME = 'gsd-review-loop.json';
 const GITHUB_HOOKS_REL = `.github/hooks/${HOOKS_FILE_NAME}`;
 const JOURNAL = 'commit-journal.json';
-/** The reviewer agent install-hooks writes (hook-install.ts REVIEWER_NAME; not imported: that module imports this one). */
-const REVIEWER = 'gsd-reviewer';
+/**
+ * A payload naming an agent: any of the fields the bridge reads one from, or a `\u` escape (which
+ * may spell such a field or a name in other letters). The shell cannot tell which names the
+ * project's hooks take for a reviewer (`reviewer_agent`, any case, `plugin:name`), so every such
+ * payload goes to the bridge; a main agent's call names none.
+ */
+const NAMES_AN_AGENT = [...AGENT_TYPE_FIELDS.map((f) => `*${f}*`), "*'\\u'*"].join('|');
 
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
@@ -88,13 +94,13 @@ if [ "$event" = PreToolUse ]; then
       } < "$record" 2>/dev/null )
     fi
   fi
-  # Another unit in flight: nothing to guard, unless our reviewer makes the call (Claude Code and
+  # Another unit in flight: nothing to guard, unless a reviewer makes the call (Claude Code and
   # Copilot CLI name the subagent in its payload): a reviewer is held to its review in any cycle.
   if [ "$idle" = 2 ]; then
     idle=1
     if [ ! -t 0 ]; then
       payload=$(cat)
-      case "$payload" in *'"${REVIEWER}"'*) idle=""; feed=1 ;; esac
+      case "$payload" in ${NAMES_AN_AGENT}) idle=""; feed=1 ;; esac
     fi
   fi
   if [ -n "$idle" ]; then [ -n "$feed$payload" ] || [ -t 0 ] || cat >/dev/null; exit 0; fi
