@@ -9,6 +9,7 @@ import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/
 import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
 import { eventName, eventOf } from './core/agent-hooks/hook-payload';
 import { failClosedAnswer } from './core/agent-hooks/fail-closed';
+import { firstHookProject } from './core/agent-hooks/hook-project';
 import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
 import { registerGsdRoot } from './core/files/confine';
 import { findGsdFolder } from './core/state/find-gsd-folder';
@@ -47,7 +48,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const event = eventOf(raw, option(argv, '--event') ?? null);
     if (!event) return false;
     const rootArg = option(argv, '--root');
-    const project = findGsd(rootArg ?? (typeof raw.cwd === 'string' ? raw.cwd : process.cwd()));
+    const project = firstHookProject({ root: rootArg ?? null, env: process.env, cwd: process.cwd(), payloadCwd: typeof raw.cwd === 'string' ? raw.cwd : null }, findGsd);
     if (!project) return false;
     // Nothing to answer and nothing to write there: said in one line, without starting the CLI.
     const aside = successorStandsAside(project.gsdDir);
@@ -128,7 +129,7 @@ if (text === null) {
   process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
   const event = eventName(option(argv, '--event') ?? null);
   if (event === 'PreToolUse') {
-    const project = findGsd(option(argv, '--root') ?? process.cwd());
+    const project = firstHookProject({ root: option(argv, '--root') ?? null, env: process.env, cwd: process.cwd() }, findGsd);
     const origin = option(argv, '--host');
     const output = failClosedAnswer(event, project?.gsdDir ?? null, detectHost({}, process.env, isAgentHost(origin) ? origin : null).dialect, 'its payload is over 4 MB');
     if (output) writeStdout(JSON.stringify(output) + '\n');

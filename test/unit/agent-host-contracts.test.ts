@@ -456,6 +456,49 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     }
   });
 
+  for (const host of ['vscode-local', 'copilot-cli', 'claude-code'] as const) {
+    it(`${host}: during a review a tool call made in a nested repository (vendor/lib with its own .git) is judged as the project's, and logged`, () => {
+      const inst = setup(host);
+      const lib = path.join(inst.root, 'vendor/lib');
+      fs.mkdirSync(path.join(lib, '.git'), { recursive: true });
+      fs.writeFileSync(path.join(lib, 'a.ts'), 'export const a = 1;\n');
+      runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'n'));
+      const log = path.join(inst.root, '.gsd/gsd-review-loop/hooks.jsonl');
+      const lines = () => (readOrNull(log) ?? '').split('\n').filter(Boolean).length;
+      const before = lines();
+      const fields = host === 'claude-code' ? { tool_name: 'Write', tool_input: { file_path: 'a.ts', content: 'x' } } : host === 'copilot-cli' ? { tool_name: 'edit', tool_input: { path: 'a.ts', old_str: '1', new_str: '2' } } : { tool_name: 'create_file', tool_input: { filePath: 'a.ts', content: 'x' } };
+      const text = JSON.stringify({ ...payload(host, inst.root, 'PreToolUse', { ...fields, agent_id: 'a', agent_type: 'gsd-reviewer' }, 'n'), cwd: lib });
+      // Claude Code runs a hook in the session's folder and names the project in CLAUDE_PROJECT_DIR; VS Code and Copilot CLI in the repository root.
+      const env = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : host === 'copilot-cli' ? { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root, CLAUDE_PROJECT_DIR: inst.root } : {};
+      const where = host === 'claude-code' ? lib : inst.root;
+      const run = (command: string) => {
+        const r = spawnSync('/bin/sh', ['-c', command], { cwd: where, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: cli, ...env } });
+        const out = { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+        return host === 'claude-code' ? claudePermission(out).decision : host === 'copilot-cli' ? copilotCliPermission(out).decision : vscodePermission([out]).decision;
+      };
+      assert.equal(run(commandFor(inst.root, host, 'PreToolUse')), 'deny', 'the installed launcher');
+      assert.equal(lines(), before + 1, 'the launcher\'s call has its line in the hook log');
+      if (host !== 'vscode-local') assert.equal(run(`node ${JSON.stringify(cli)} hook --host ${host === 'claude-code' ? 'claude' : 'vscode'} --event PreToolUse`), 'deny', 'gsd-review hook run in the same place');
+    });
+  }
+
+  it('a user-level launcher finds the project CLAUDE_PROJECT_DIR names, from a nested repository that is a GSD project of its own', () => {
+    const root = project();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    assert.deepEqual(applyFileChanges(planInstall({ root, host: 'claude', user: true, home }, readOrNull).changes).conflicts, []);
+    const command = (event: string) => JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8')).hooks[event][0].hooks[0].command as string;
+    const inst = { root, home, cli };
+    runAs('claude-code', inst, command('SubagentStart'), payload('claude-code', root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'u'));
+    // vendor/lib: its own repository and its own GSD project, with nothing in flight.
+    const lib = path.join(root, 'vendor/lib');
+    fs.mkdirSync(path.join(lib, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(lib, '.gsd'), { recursive: true });
+    const text = JSON.stringify({ ...payload('claude-code', root, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(lib, 'a.ts'), content: 'x' }, agent_id: 'a', agent_type: 'gsd-reviewer' }, 'u'), cwd: lib });
+    const decide = (cmd: string) => claudePermission((({ status, stdout, stderr }) => ({ status: status ?? -1, stdout, stderr }))(spawnSync('/bin/sh', ['-c', cmd], { cwd: lib, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, CLAUDE_PROJECT_DIR: root } }))).decision;
+    assert.equal(decide(command('PreToolUse')), 'deny');
+    assert.equal(decide(`node ${JSON.stringify(cli)} hook --host claude --event PreToolUse --untrusted`), 'deny');
+  });
+
   it('the launcher runs the bridge without node on PATH, with the runtime the extension recorded', () => {
     const inst = setup('vscode-local');
     writeBridgePointer(inst.home, process.execPath, cli);

@@ -15,6 +15,7 @@ import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
 import { AGENT_TYPE_FIELDS } from './hook-payload';
+import { HOOK_PROJECT_ENV, HOST_PROJECT_ENV } from './hook-project';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';
@@ -50,6 +51,16 @@ for arg in "$@"; do
   case "$prev" in --event) event="$arg" ;; --host) host="$arg" ;; esac
   prev="$arg"
 done
+# The project these hook files belong to, named by where they are installed (\`<project>/.claude/hooks\`,
+# \`<project>/.github/hooks\`; a user-level launcher names none), for the bridge too (hook-project.ts).
+here=""
+case "$0" in
+  */.claude/hooks/*|*/.github/hooks/*) here="\${0%/*/*/*}"; [ -n "$here" ] || here="/" ;;
+  .claude/hooks/*|.github/hooks/*) here="." ;;
+esac
+case "$here" in ""|/*) ;; .) here="$PWD" ;; *) here="$PWD/$here" ;; esac
+[ "$here" = "$HOME" ] && here=""
+if [ -n "$here" ]; then export ${HOOK_PROJECT_ENV}="$here"; else unset ${HOOK_PROJECT_ENV}; fi
 # Copilot CLI runs .claude/settings.json as well as .github/hooks: where our .github/hooks file is
 # installed it answers, and this entry stands aside (one bridge run per event).
 if [ "$host" = claude ] && [ "$COPILOT_CLI" = 1 ]; then
@@ -60,12 +71,21 @@ fi
 # run this for every tool call). Read as the CLI writes the record (JSON, two-space indent): only a
 # record that plainly says "nothing" or "another unit" answers here; anything else goes to the bridge.
 if [ "$event" = PreToolUse ]; then
-  dir="$PWD"; gsd=""
-  while :; do
-    if [ -d "$dir/.gsd" ]; then gsd="$dir/.gsd"; break; fi
-    up="\${dir%/*}"; [ -n "$up" ] || up="/"
-    [ "$up" = "$dir" ] && break
-    dir="$up"
+  # The project as the bridge finds it (hook-project.ts, find-gsd-folder.ts): from the installed
+  # location, the host's project variables, then here, the nearest \`.gsd\` folder, never past a
+  # \`.git\` nor in the home folder.
+  gsd=""
+  for start in "$here" ${HOST_PROJECT_ENV.map((v) => `"$${v}"`).join(' ')} "$PWD"; do
+    dir="$start"
+    while [ -n "$dir" ]; do
+      [ "$dir" = "$HOME" ] && break
+      if [ -d "$dir/.gsd" ]; then gsd="$dir/.gsd"; break; fi
+      [ -e "$dir/.git" ] || [ -L "$dir/.git" ] && break
+      up="\${dir%/*}"; [ -n "$up" ] || up="/"
+      [ "$up" = "$dir" ] && break
+      dir="$up"
+    done
+    [ -n "$gsd" ] && break
   done
   idle=""
   if [ -z "$gsd" ]; then idle=1
@@ -140,6 +160,10 @@ run "$runtime" "$cli" hook "$@"
 export const LAUNCHER_PS1 = `# gsd-review-loop agent-hook launcher for Windows, written by GSD Review Loop's hook install. Safe
 # to commit: it finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the payload.
 $ErrorActionPreference = 'SilentlyContinue'
+# The project these hook files belong to (.github\\hooks in it), for the bridge (hook-project.ts).
+$here = $null
+if ((Split-Path -Leaf $PSScriptRoot) -eq 'hooks' -and (Split-Path -Leaf (Split-Path -Parent $PSScriptRoot)) -eq '.github') { $here = Split-Path -Parent (Split-Path -Parent $PSScriptRoot) }
+if ($here) { $env:${HOOK_PROJECT_ENV} = $here } else { Remove-Item Env:${HOOK_PROJECT_ENV} }
 $cli = $env:GSD_REVIEW_CLI
 $runtime = $null
 $pointer = Join-Path $HOME '${POINTER_DIR}\\${POINTER_FILE}'
