@@ -48,12 +48,14 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
     // an extension's pointer is newer than ours and stays.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
+  // What was done (or, with --dry-run, would be): a change taken back because a later one failed is not.
+  const done = new Set((o.dryRun ? plan.changes : result.applied).map((c) => c.file));
   if (o.json) {
-    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts, notes: plan.notes ?? [] }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: plan.changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, done: !o.dryRun && done.has(c.file), ...(o.dryRun ? { text: c.after } : {}) })), skipped: plan.skipped, conflicts: result.conflicts, notes: plan.notes ?? [] }, null, 2) + '\n');
   } else {
     const rel = (f: string) => (o.user ? f : path.relative(root, f) || f);
     if (plan.changes.length === 0) process.stdout.write(o.uninstall ? 'Nothing of ours to remove.\n' : 'The agent hooks are installed and up to date.\n');
-    for (const c of plan.changes) {
+    for (const c of plan.changes.filter((x) => done.has(x.file))) {
       process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
       if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
     }

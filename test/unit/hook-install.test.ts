@@ -147,16 +147,23 @@ describe('agent hook install and uninstall', () => {
     assert.ok(!bad.changes.some((c) => c.file.endsWith('settings.json')));
   });
 
-  it('Undo takes back exactly what was written, and never a file changed since', () => {
+  it('Undo takes back exactly what was written, and never a file changed since: then nothing, and the hooks stay whole', () => {
     const root = project();
     const before = snapshot(root);
     const { applied } = applyFileChanges(planInstall({ root, host: 'claude', user: false, home: home() }, readOrNull).changes);
+    const installed = snapshot(root);
     fs.appendFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'edited by hand\n');
     const undo = revertFileChanges(applied);
-    assert.match(undo.conflicts.join('\n'), /gsd-reviewer\.md changed since it was read/);
+    assert.match(undo.conflicts.join('\n'), /gsd-reviewer\.md changed since it was read; nothing was changed/);
+    // Taking the rest away would have left a settings file naming a launcher, or a launcher alone, half undone.
     const after = snapshot(root);
-    assert.equal(after['.claude/settings.json'], before['.claude/settings.json']);
+    assert.equal(after['.claude/settings.json'], installed['.claude/settings.json']);
+    assert.equal(after['.claude/hooks/gsd-review-loop.sh'], installed['.claude/hooks/gsd-review-loop.sh']);
     assert.ok(after['.claude/agents/gsd-reviewer.md'].endsWith('edited by hand\n'));
+    // Once the file is as written again, Undo takes everything back.
+    fs.writeFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), installed['.claude/agents/gsd-reviewer.md']);
+    assert.deepEqual(revertFileChanges(applied).conflicts, []);
+    assert.deepEqual(snapshot(root), before);
   });
 
   describe('through the CLI', function () {

@@ -287,8 +287,11 @@ export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
     if (typeof c === 'string') skipped.push(c);
     else if (c.before !== c.after) changes.push(root ? { ...c, root } : c);
   };
+  // In this order (applyFileChanges keeps it): the launchers before the hook file that runs them, so
+  // a host never finds a command naming a launcher that is not there yet (`sh` exits 2 on it, a block).
   add(() => ownFile(l.launcherSh, LAUNCHER_SH, read, 'launcher: finds this machine\'s gsd-review CLI and runs `gsd-review hook`'));
   if (l.launcherPs1) add(() => ownFile(l.launcherPs1!, LAUNCHER_PS1, read, 'launcher for Windows'));
+  add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
   if (l.family === 'github') {
     add(() => ownFile(l.hooksFile, githubHooksFile(l), read, `hooks for VS Code and Copilot CLI: ${INSTALLED_EVENTS.join(', ')}`));
   } else {
@@ -297,7 +300,6 @@ export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
       return { file: l.hooksFile, before, after: withOurClaudeHooks(before, l, l.hooksFile), purpose: `Claude Code hooks merged in: ${INSTALLED_EVENTS.join(', ')}` };
     });
   }
-  add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
   const plan: Plan = { changes, skipped };
   addWorkflowServer(o, read, root, plan, false);
   return plan;
@@ -320,8 +322,9 @@ export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan 
     if (!ours(before)) skipped.push(`${file} is not ours; left as it is`);
     else changes.push({ file, before, after: null, purpose, ...(root ? { root } : {}) });
   };
-  drop(l.launcherSh, 'launcher');
-  if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
+  // The reverse order of an install: our entries leave the hook file first, the launchers they run
+  // last, and only once the hook file runs none of them any more.
+  const refusedBefore = skipped.length;
   if (l.family === 'github') drop(l.hooksFile, 'hooks for VS Code and Copilot CLI');
   else {
     try {
@@ -334,7 +337,14 @@ export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan 
       skipped.push((error as Error).message);
     }
   }
+  const hookFileLeft = skipped.length > refusedBefore;
   drop(l.agentFile, `the ${REVIEWER_NAME} agent`);
+  if (hookFileLeft) {
+    skipped.push(`${l.launcherSh} left in place: ${l.hooksFile} may still run it`);
+  } else {
+    drop(l.launcherSh, 'launcher');
+    if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
+  }
   const plan: Plan = { changes, skipped };
   addWorkflowServer(o, read, root, plan, true);
   return plan;

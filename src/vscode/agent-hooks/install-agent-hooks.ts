@@ -137,8 +137,12 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   }
   if (confirm && !(await previewAndDecide(root, changes, skipped, notes))) return undefined;
   const { applied, conflicts } = applyFileChanges(changes);
-  for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
   const files = applied.map((c) => path.relative(root, c.file));
+  if (conflicts.length) {
+    // All or nothing: what was written before the failing file was taken back (conflicts say if not all).
+    for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
+    return files;
+  }
   // One short message: what was installed; a word about this VS Code only when it matters here.
   const hostNames = chosen.map((h) => (h === 'vscode' ? vscode.l10n.t('VS Code agent and Copilot CLI') : h === 'claude' ? 'Claude Code' : 'Copilot CLI')).join(', ');
   const caveat = !chosen.includes('vscode')
@@ -153,7 +157,9 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks installed for {0} ({1} files).', hostNames, files.length) + caveat, open, undo).then(async (choice) => {
     if (choice === undo) {
       const undone = revertFileChanges(applied);
-      void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: agent hooks removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: agent hooks removed again.'));
+      // All or nothing (applyFileChanges): a file changed since leaves the hooks installed, whole.
+      if (undone.conflicts.length) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the agent hooks were not removed: {0}', undone.conflicts.join('; ')));
+      else void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks removed again.'));
     } else if (choice === open && applied[0]) {
       await vscode.window.showTextDocument(vscode.Uri.file(applied.find((c) => c.file.endsWith('.json'))?.file ?? applied[0].file));
     }
