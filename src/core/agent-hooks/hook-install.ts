@@ -20,7 +20,7 @@ import { guardMatcher } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { AGENT_EVENTS } from './agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
-import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
+import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedKey } from './json-splice';
 import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { confineTo, type FileChange, type ReadFile } from './file-changes';
 
@@ -140,11 +140,24 @@ const isOurEntry = (entry: unknown): boolean =>
   !!entry && typeof entry === 'object' && typeof (entry as { command?: unknown }).command === 'string' && (entry as { command: string }).command.includes(`${MARKER}.sh`);
 
 /**
+ * Refuses a settings file where `hooks`, or a key anywhere in it, appears twice: Claude Code reads
+ * the last of two keys (JSON.parse), a splice the first, so an install would write where nothing
+ * runs it and report success, and an uninstall would leave the entries that do run.
+ */
+function refuseRepeatedKeys(text: string, file: string): void {
+  const root = parseJsonTree(text, file);
+  const tops = (root.children ?? []).filter((p) => p.children?.[0]?.value === 'hooks');
+  const twice = tops.length > 1 ? { path: 'hooks', offset: tops[1].offset } : tops[0]?.children?.[1] ? repeatedKey(tops[0].children[1], ['hooks']) : null;
+  if (twice) throw new Error(`${file}:${lineAt(text, twice.offset)}: "${twice.path}" appears twice (Claude Code reads only the last); left as it is`);
+}
+
+/**
  * Takes out our hook entries one by one, and then only what they leave empty: a matcher group whose
  * every entry was ours, an event list of only such groups, and a `hooks` object of only such lists.
  * A hook the user added (even into one of our groups) stays, with its group and matcher.
  */
 export function withoutOurClaudeHooks(text: string, file: string): string {
+  refuseRepeatedKeys(text, file);
   let out = text;
   for (let guard = 0; guard < 10_000; guard++) {
     const hooks = nodeAt(parseJsonTree(out, file), ['hooks']);
