@@ -244,6 +244,9 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
                   ['bash', { command: 'echo x > src/invoice.ts' }, 'ask'],
                   ['powershell', { command: 'Set-Content src/invoice.ts x' }, 'ask'],
                   ['mcp__fs__write_file', { path: code, content: 'x' }, 'ask'],
+                  // An indented header is still a header to a parser that trims lines.
+                  ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n  *** Update File: ${code}\n@@\n-1\n+2\n*** End Patch` }, 'deny'],
+                  ['apply_patch', { input: `*** Begin Patch\n\t*** Update File: ${review}\n@@\n-a\n+b\n*** End Patch` }, 'allow'],
                   ['view', { path: code }, undefined],
                 ]
               : [
