@@ -143,6 +143,9 @@ describe('install and uninstall leave hooks that run after every step', function
         // The next run finishes the job from what was left.
         assert.equal(cli(gsd, [command, '--root', root, '--host', host], undefined, { HOME: h }).status, 0);
         assert.equal(ourCommands(root, host).length, command === 'install-hooks' ? 7 : 0);
+        // The killed process's temp file (it died before its rename) is tidied by the next run.
+        const temps = ['.claude', '.github/hooks'].flatMap((d) => (fs.existsSync(path.join(root, d)) ? fs.readdirSync(path.join(root, d)) : [])).filter((n) => n.endsWith('.tmp'));
+        assert.deepEqual(temps, []);
       });
     }
   });

@@ -8,7 +8,7 @@
 // read (a FIFO or a huge settings file is reported, never waited on nor replaced).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../files/atomic-write';
+import { removeStaleTemps, replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { isWithin, realPathOf } from '../files/confine';
 
@@ -121,6 +121,8 @@ function applyOne(c: FileChange, created: CreatedFolders): { done: FileChange } 
     const message = (error as Error).message;
     return { failed: message.startsWith(c.file) ? message : `${c.file}: ${message}` };
   }
+  // What a process of ours killed before its rename left beside this file (its pid is gone).
+  removeStaleTemps(path.dirname(real), path.basename(real));
   if (c.after === null) {
     try {
       // The name itself goes (a link of the user's, not its target).
