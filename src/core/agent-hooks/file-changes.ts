@@ -142,11 +142,18 @@ function applyOne(c: FileChange, created: CreatedFolders): { done: FileChange } 
   try {
     fs.mkdirSync(path.dirname(real), { recursive: true });
     replaceAtomically(real, c.after);
-    // Launchers are run with `sh`, but an executable bit makes them runnable by hand too.
-    if (c.before === null && c.after.startsWith('#!')) fs.chmodSync(real, 0o755);
   } catch (error) {
     removeEmpty(fresh);
     return { failed: `${c.file}: cannot write it (${causeOf(error)})` };
+  }
+  // Launchers are run with `sh`, but an executable bit makes them runnable by hand too. Not every
+  // file system has one (FAT: ENOSYS, EPERM): the launcher works without it.
+  if (c.before === null && c.after.startsWith('#!')) {
+    try {
+      fs.chmodSync(real, 0o755);
+    } catch {
+      // left as created
+    }
   }
   if (fresh.length) {
     created.list.push(...fresh);
