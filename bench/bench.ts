@@ -102,6 +102,8 @@ function stateBench(tasks: number): number {
 
 /** A project whose next unit is the review of T01 (GSD's file shapes, as the unit tests write them). */
 function reviewProject(): string {
+  // Run alone (GSD_BENCH_ONLY=host-hooks) nothing else has made the folder yet.
+  fs.mkdirSync(benchDir, { recursive: true });
   const root = fs.mkdtempSync(path.join(benchDir, 'host-hooks-'));
   const S = '.gsd/milestones/M001/slices/S01';
   const files: Record<string, string> = {

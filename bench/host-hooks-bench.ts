@@ -113,4 +113,40 @@ export function hostHooksBench(cli: string, makeProject: () => string): void {
   const b = median(bare);
   console.log(`\nnode -e 0                                          ${fmt(b)} ms`);
   console.log(`irrelevant tool call, nothing under review (sh)    ${fmt(median(fast))} ms   ${ratio(median(fast), b)} node -e 0 (no Node started)`);
+  // Another unit in flight (T02's execution): the launcher answers a call in the shell unless the
+  // payload names an agent, which may be a reviewer held to its review in any unit (sent to the bridge).
+  spawnSync(process.execPath, [cli, 'next', '--apply'], { cwd: root, env: { ...process.env, HOME: home }, stdio: 'ignore' });
+  const unit = (JSON.parse(fs.readFileSync(path.join(root, '.gsd/gsd-review-loop/dispatch.json'), 'utf8')) as { current: { unitType: string; unitId: string } }).current;
+  console.log(`\n## The same 100 calls with another unit (${unit.unitType} ${unit.unitId}) in flight`);
+  console.log('host           made by              sh processes   Node processes');
+  for (const agent of [null, 'Explore'] as const) {
+    for (const host of ['vscode', 'claude', 'copilot-cli'] as const) {
+      // VS Code sends no agent on a subagent's PreToolUse (its agent-scoped hooks say whose it is).
+      if (agent && host === 'vscode') continue;
+      let sh = 0;
+      const before = nodeStarts();
+      for (const [kind, input] of reviewerCalls(root, path.join(root, 'src/t02.ts'))) {
+        const tool = NAMES[host][kind];
+        for (const e of entriesFor(host, root, tool)) {
+          sh++;
+          const payload = { hook_event_name: 'PreToolUse', session_id: 'b', cwd: root, tool_name: tool, tool_input: fieldsFor(host, kind, input), ...(agent ? { agent_id: 'x1', agent_type: agent } : {}), ...(host === 'claude' ? { permission_mode: 'default' } : { timestamp: new Date().toISOString() }) };
+          spawnSync('/bin/sh', ['-c', e.command], { cwd: root, input: JSON.stringify(payload), env: hostEnv(host, root, home, counter, cli), stdio: ['pipe', 'ignore', 'ignore'] });
+        }
+      }
+      console.log(`${host.padEnd(14)} ${(agent ? `${agent} subagent` : 'main agent').padEnd(20)} ${String(sh).padStart(12)}   ${String(nodeStarts() - before).padStart(14)}`);
+    }
+  }
+
+  // An edit by the main agent while another unit is in flight: answered in the shell too.
+  const claudeGuard = entriesFor('claude', root, 'Write')[0].command;
+  const edit = JSON.stringify({ session_id: 'b', cwd: root, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(root, 'src/t02.ts'), content: 'x' } });
+  const bare2: number[] = [];
+  const busy: number[] = [];
+  for (let r = 0; r < 21; r++) {
+    bare2.push(time(process.execPath, ['-e', '0'], '', process.env));
+    busy.push(time('/bin/sh', ['-c', claudeGuard], edit, { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, CLAUDE_PROJECT_DIR: root }));
+  }
+  const b2 = median(bare2);
+  console.log(`\nnode -e 0                                          ${fmt(b2)} ms`);
+  console.log(`main agent's edit, another unit in flight (sh)    ${fmt(median(busy))} ms   ${ratio(median(busy), b2)} node -e 0 (no Node started)`);
 }

@@ -11,7 +11,7 @@
 // Named imports: esbuild makes each `import * as` of a builtin a copy of its properties: four
 // copies at every start of every `gsd-review` process.
 import { isAscii } from 'node:buffer';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -43,9 +43,56 @@ function cacheNameOf(command: string | undefined): string {
 /** `cli-main-v20.20.2-x64-`: the bundle's caches for this Node. */
 const CACHE_STEM = `${BUNDLE.replace(/\.js$/, '')}-${process.version}-${process.arch}-`;
 
-function saveCodeCache(file: string, build: string, script: Script): void {
+/**
+ * A cache file: `GSDC`, the bundle's length (u32 LE), the bundle's bytes, then V8's data. V8 checks a
+ * cache against the length of the source only, so a bundle replaced by another of the same length
+ * (an update that kept the size and time, a hand edit) ran the old one's compiled functions: the
+ * cache is used only for the very bytes it was made from, compared whole (a memcmp; no hash module
+ * to load on every start).
+ */
+const CACHE_MAGIC = 0x43445347;
+const CACHE_HEADER = 8;
+/** More V8 data than a cache of our bundles holds (about 2 MB): past it, the file is not read. */
+const MAX_V8_DATA = 64 * 1024 * 1024;
+const READ_CACHE = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * V8's data in the cache file made from `bundle`, or undefined: no file, another bundle's, or not a
+ * regular file of a cache's size (a link to /dev/zero, a FIFO, a huge file are never read, and never waited on).
+ */
+function readCodeCache(file: string, bundle: Buffer): Buffer | undefined {
+  let fd: number;
   try {
-    const data = script.createCachedData();
+    fd = openSync(file, READ_CACHE);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    const size = stat.size;
+    if (!stat.isFile() || size <= CACHE_HEADER + bundle.length || size > CACHE_HEADER + bundle.length + MAX_V8_DATA) return undefined;
+    const data = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, data, got, size - got, got);
+      if (n === 0) return undefined;
+      got += n;
+    }
+    if (data.readUInt32LE(0) !== CACHE_MAGIC || data.readUInt32LE(4) !== bundle.length) return undefined;
+    return data.subarray(CACHE_HEADER, CACHE_HEADER + bundle.length).equals(bundle) ? data.subarray(CACHE_HEADER + bundle.length) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function saveCodeCache(file: string, build: string, bundle: Buffer, script: Script): void {
+  try {
+    const header = Buffer.allocUnsafe(CACHE_HEADER);
+    header.writeUInt32LE(CACHE_MAGIC, 0);
+    header.writeUInt32LE(bundle.length, 4);
+    const data = Buffer.concat([header, bundle, script.createCachedData()]);
     mkdirSync(CACHE_DIR, { recursive: true, mode: 0o700 });
     // Written aside and renamed: hooks of one agent session can start several processes at once.
     const tmp = `${file}.${process.pid}.tmp`;
@@ -70,9 +117,10 @@ const WRAP_TAIL = '\n});';
  * copied the joined 0.3 MB into one before compiling: 0.35 ms, Node 20). Built ASCII-only
  * (esbuild.mjs checks), it becomes a one-byte string, read without UTF-8 decoding, half the bytes for
  * V8 to hash and keep; a non-ASCII byte would make the whole source a two-byte string (1.6 ms more per
- * `next --json`, Node 22). Also the bundle's size and time, which name its code cache.
+ * `next --json`, Node 22). Also the bundle's bytes, which its code cache must hold, and its size
+ * and time, which name the cache (so caches of two builds do not take each other's place).
  */
-function readBundle(): { source: string; build: string } {
+function readBundle(): { source: string; bundle: Buffer; build: string } {
   const fd = openSync(MAIN, 'r');
   try {
     const stat = fstatSync(fd);
@@ -88,24 +136,19 @@ function readBundle(): { source: string; build: string } {
     const end = WRAP_HEAD.length + got;
     bytes.write(WRAP_TAIL, end, 'latin1');
     const text = bytes.subarray(0, end + WRAP_TAIL.length);
-    return { source: text.toString(isAscii(text) ? 'latin1' : 'utf8'), build: `${size}-${Math.trunc(stat.mtimeMs)}` };
+    return { source: text.toString(isAscii(text) ? 'latin1' : 'utf8'), bundle: bytes.subarray(WRAP_HEAD.length, end), build: `${size}-${Math.trunc(stat.mtimeMs)}` };
   } finally {
     closeSync(fd);
   }
 }
 
 function withVmCodeCache(): Run {
-  const { source, build } = readBundle();
+  const { source, bundle, build } = readBundle();
   const cacheFile = join(CACHE_DIR, `${CACHE_STEM}${build}-${cacheNameOf(COMMAND)}.bin`);
-  let cached: Buffer | undefined;
-  try {
-    cached = readFileSync(cacheFile);
-  } catch {
-    cached = undefined;
-  }
-  // V8 checks the cache against this exact source and its own version and flags, and says so.
+  const cached = readCodeCache(cacheFile, bundle);
+  // V8 checks the cache against its own version and flags (and the source's length), and says so.
   const script = new Script(source, { filename: MAIN, cachedData: cached });
-  if (cached === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(cacheFile, build, script));
+  if (cached === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(cacheFile, build, bundle, script));
   return () => {
     const mod = new Module(MAIN);
     mod.filename = MAIN;

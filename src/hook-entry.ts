@@ -7,15 +7,13 @@ import * as path from 'node:path';
 import { detectHost, githubEntryInstalled, isAgentHost, isDuplicateRun } from './core/agent-hooks/agent-host';
 import { answerKey, HOOK_PAYLOAD, hookCacheContext, lookupAnswer } from './core/agent-hooks/answer-cache';
 import { appendHookLogAsLeft } from './core/agent-hooks/hook-log';
-import { eventName, eventOf } from './core/agent-hooks/hook-payload';
-import { failClosedAnswer } from './core/agent-hooks/fail-closed';
+import { eventOf } from './core/agent-hooks/hook-payload';
+import { gsdDirFrom, MAX_PAYLOAD_BYTES, UNREAD_PAYLOAD_NOTE, unreadPayloadAnswer } from './core/agent-hooks/fail-closed';
+import { firstHookProject } from './core/agent-hooks/hook-project';
 import { successorStandsAside } from './core/agent-hooks/successor-stand-aside';
-import { registerGsdRoot } from './core/files/confine';
 import { findGsdFolder } from './core/state/find-gsd-folder';
 import { writeStdout } from './cli/write-stdout';
 import { userHome } from './core/files/user-home';
-
-const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 function option(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -25,16 +23,9 @@ function option(argv: string[], name: string): string | undefined {
 }
 
 function findGsd(start: string): { root: string; gsdDir: string } | null {
-  try {
-    const found = findGsdFolder(start);
-    if (!found) return null;
-    const gsdDir = fs.realpathSync(found.gsdLink);
-    // As locateProject does: a `.gsd` linked to a folder of another name is still the confinement root.
-    registerGsdRoot(gsdDir);
-    return { root: found.root, gsdDir };
-  } catch {
-    return null;
-  }
+  const found = findGsdFolder(start);
+  const gsdDir = found ? gsdDirFrom(found.root) : null;
+  return found && gsdDir ? { root: found.root, gsdDir } : null;
 }
 
 /** True when the event was answered here (from the cache, or nothing on a successor project). Never throws. */
@@ -47,7 +38,7 @@ function answerFromCache(text: string, argv: string[]): boolean {
     const event = eventOf(raw, option(argv, '--event') ?? null);
     if (!event) return false;
     const rootArg = option(argv, '--root');
-    const project = findGsd(rootArg ?? (typeof raw.cwd === 'string' ? raw.cwd : process.cwd()));
+    const project = firstHookProject({ root: rootArg ?? null, env: process.env, cwd: process.cwd(), payloadCwd: typeof raw.cwd === 'string' ? raw.cwd : null }, findGsd);
     if (!project) return false;
     // Nothing to answer and nothing to write there: said in one line, without starting the CLI.
     const aside = successorStandsAside(project.gsdDir);
@@ -123,16 +114,11 @@ function readPayload(): string | null {
 const text = readPayload();
 const argv = process.argv.slice(2);
 if (text === null) {
-  // What the full CLI says of such a payload, without starting it: the agent goes on, unless it is a
-  // tool call during a review, which the guard cannot judge unread.
-  process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
-  const event = eventName(option(argv, '--event') ?? null);
-  if (event === 'PreToolUse') {
-    const project = findGsd(option(argv, '--root') ?? process.cwd());
-    const origin = option(argv, '--host');
-    const output = failClosedAnswer(event, project?.gsdDir ?? null, detectHost({}, process.env, isAgentHost(origin) ? origin : null).dialect, 'its payload is over 4 MB');
-    if (output) writeStdout(JSON.stringify(output) + '\n');
-  }
+  // What the full CLI says of such a payload (the same rule), without starting it.
+  process.stderr.write(UNREAD_PAYLOAD_NOTE);
+  const origin = option(argv, '--host');
+  const output = unreadPayloadAnswer(option(argv, '--event'), option(argv, '--root') ?? null, isAgentHost(origin) ? origin : null, process.env);
+  if (output) writeStdout(JSON.stringify(output) + '\n');
 } else if (!answerFromCache(text, argv)) {
   (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD] = text;
   const cli = path.join(__dirname, 'cli.js');

@@ -4,10 +4,9 @@
 import { isAgentHost } from '../core/agent-hooks/agent-host';
 import { HOOK_PAYLOAD, hookCacheContext } from '../core/agent-hooks/answer-cache';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
+import { MAX_PAYLOAD_BYTES, UNREAD_PAYLOAD_NOTE, unreadPayloadAnswer } from '../core/agent-hooks/fail-closed';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { writeAnswer } from './process-exit';
-
-const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 export interface HookCliOptions {
   root?: string;
@@ -38,11 +37,14 @@ export async function runHookCommand(o: HookCliOptions): Promise<number> {
   // dist/hook.js has read the payload already when it hands over to the full CLI.
   const handed = (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD];
   const text = typeof handed === 'string' ? (handed.length > MAX_PAYLOAD_BYTES ? null : handed) : await readStdin();
+  const host = isAgentHost(o.host) ? o.host : null;
   if (text === null) {
-    process.stderr.write('gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+    // The small entry's rule: a tool call during a review is asked, not let through unread.
+    process.stderr.write(UNREAD_PAYLOAD_NOTE);
+    const output = unreadPayloadAnswer(o.event, o.root ?? null, host, process.env);
+    if (output) writeAnswer(JSON.stringify(output) + '\n');
     return 0;
   }
-  const host = isAgentHost(o.host) ? o.host : null;
   const result = await runAgentHook(text, { builtins: o.builtins, trusted: o.trusted, host, cacheContext: hookCacheContext(o.root, !o.trusted), ...(o.root ? { root: o.root } : {}) }, o.event);
   for (const w of result.warnings ?? []) process.stderr.write(`gsd-review hook: ${w}\n`);
   if (result.error) process.stderr.write(`gsd-review hook: ${result.event}: ${result.error} (answered nothing)\n`);

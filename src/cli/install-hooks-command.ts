@@ -9,7 +9,7 @@ import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
 import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
 import { userHome } from '../core/files/user-home';
-import { applyGatePlan, planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
+import { planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
 
 export interface InstallHooksCliOptions {
   root: string;
@@ -25,15 +25,19 @@ export class InstallHooksUsageError extends Error {
   override name = 'InstallHooksUsageError';
 }
 
-/** What a plan did (or, with --dry-run, would do): each file with its purpose, then notes; refusals on stderr. */
-function reportPlan(o: InstallHooksCliOptions, root: string, changes: FileChange[], skipped: string[], conflicts: string[], notes: string[], upToDate: string): void {
+/**
+ * What a plan did (or, with --dry-run, would do): each file with its purpose, then notes; refusals on
+ * stderr. A change taken back because a later one failed is not listed as done.
+ */
+function reportPlan(o: InstallHooksCliOptions, root: string, changes: FileChange[], applied: FileChange[], skipped: string[], conflicts: string[], notes: string[], upToDate: string): void {
+  const done = new Set((o.dryRun ? changes : applied).map((c) => c.file));
   if (o.json) {
-    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, ...(o.dryRun ? { text: c.after } : {}) })), skipped, conflicts, notes }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ host: o.host, user: o.user, dryRun: o.dryRun, changes: changes.map((c) => ({ file: c.file, action: verb(c), purpose: c.purpose, done: !o.dryRun && done.has(c.file), ...(o.dryRun ? { text: c.after } : {}) })), skipped, conflicts, notes }, null, 2) + '\n');
     return;
   }
   const rel = (f: string) => (o.user || !f.startsWith(root + path.sep) ? f : path.relative(root, f));
   if (changes.length === 0) process.stdout.write(`${upToDate}\n`);
-  for (const c of changes) {
+  for (const c of changes.filter((x) => done.has(x.file))) {
     process.stdout.write(`${o.dryRun ? 'would ' : ''}${verb(c)} ${rel(c.file)}: ${c.purpose}\n`);
     if (o.dryRun && c.after !== null) process.stdout.write(`----- ${rel(c.file)}\n${c.after}${c.after.endsWith('\n') ? '' : '\n'}-----\n`);
   }
@@ -69,7 +73,7 @@ export function runInstallHooksCommand(o: InstallHooksCliOptions): number {
     // an extension's pointer is newer than ours and stays.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
-  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes ?? [], o.uninstall ? 'Nothing of ours to remove.' : 'The agent hooks are installed and up to date.');
+  reportPlan(o, root, plan.changes, result.applied, plan.skipped, result.conflicts, plan.notes ?? [], o.uninstall ? 'Nothing of ours to remove.' : 'The agent hooks are installed and up to date.');
   return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
 }
 
@@ -93,13 +97,14 @@ function runGateInstall(o: InstallHooksCliOptions): number {
   const options = { gsdDir, user: o.user, home, ...(process.env.GSD_HOME ? { gsdHome: process.env.GSD_HOME } : {}) };
   const plan = (o.uninstall ? planGateUninstall : planGateInstall)(options, readOrNull);
   // With the home folder: folders the install creates (.gsd/extensions) are recorded, and uninstall removes them once empty.
-  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : o.uninstall ? applyFileChanges(plan.changes, home) : applyGatePlan(plan.changes, home);
+  // All or nothing (applyFileChanges): the gate is its entries, its guard and its launcher together.
+  const result = o.dryRun ? { applied: [] as FileChange[], conflicts: [] as string[] } : applyFileChanges(plan.changes, home);
   const refused = plan.skipped.length + result.conflicts.length > 0;
   if (!o.dryRun && !o.uninstall && !refused) {
     // The gate's launcher finds this CLI through the pointer, as the agent-hook launcher does.
     if (!fs.existsSync(pointerFile(home))) writeBridgePointer(home, process.execPath, path.join(__dirname, 'cli.js'));
   }
   const nothing = o.uninstall ? 'Nothing of ours to remove.' : refused ? 'The review gate is not installed.' : 'The review gate is installed and up to date.';
-  reportPlan(o, root, plan.changes, plan.skipped, result.conflicts, plan.notes, nothing);
+  reportPlan(o, root, plan.changes, result.applied, plan.skipped, result.conflicts, plan.notes, nothing);
   return plan.skipped.length + result.conflicts.length > 0 ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { setReporter } from './helpers/report';
 import { rememberSample } from './helpers/sample';
 
 /** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one, a successor one. */
@@ -56,6 +57,7 @@ export async function run(): Promise<void> {
   write(`[gsd-integration] inside VS Code ${vscode.version} (${vscode.env.appName}, ${host}), suite ${kind}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
 
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(util.format(...args));
+  setReporter(write);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   const dir = path.join(__dirname, kind);
   // GSD_TEST_ONLY: run only the test files whose names start with one of these (comma list), to iterate on one.

@@ -172,6 +172,22 @@ describe('agent hooks bridge (gsd-review hook)', function () {
       });
     }
 
+    it('a tool call over 4 MB while the reviewer works: asked by `gsd-review hook` as by the small entry (one rule), and a line on stderr', () => {
+      const reviewing = project();
+      hook({ hook_event_name: 'SubagentStart', session_id: 'rev', cwd: reviewing, agent_id: 'a1', agent_type: 'gsd-reviewer' });
+      const huge = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'rev', cwd: reviewing, tool_name: 'Write', tool_input: { file_path: 'src/invoice.ts', content: 'x'.repeat(5 * 1024 * 1024) } });
+      const before = files(reviewing);
+      // As Claude Code runs it: the project named by CLAUDE_PROJECT_DIR, the payload unread.
+      for (const entry of [[gsd, 'hook'], [path.join(path.dirname(gsd), 'hook.js')]]) {
+        const r = cli(entry[0], [...entry.slice(1), '--host', 'claude', '--event', 'PreToolUse'], huge, { CLAUDE_PROJECT_DIR: reviewing });
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.json?.hookSpecificOutput?.permissionDecision, 'ask', `${path.basename(entry[0])}: ${r.stdout}`);
+        assert.match(r.json.hookSpecificOutput.permissionDecisionReason, /could not be checked \(its payload is over 4 MB\)/);
+        assert.equal(r.stderr, 'gsd-review hook: no payload (or over 4 MB) on stdin; nothing to do\n');
+      }
+      assert.deepEqual(files(reviewing), before);
+    });
+
     it('a tool path leaving the project while the reviewer works: denied, and nothing written', () => {
       const reviewing = project();
       hook({ hook_event_name: 'SubagentStart', session_id: 'rev', cwd: reviewing, agent_id: 'a1', agent_type: 'gsd-reviewer' });

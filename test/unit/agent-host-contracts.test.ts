@@ -244,6 +244,9 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
                   ['bash', { command: 'echo x > src/invoice.ts' }, 'ask'],
                   ['powershell', { command: 'Set-Content src/invoice.ts x' }, 'ask'],
                   ['mcp__fs__write_file', { path: code, content: 'x' }, 'ask'],
+                  // An indented header is still a header to a parser that trims lines.
+                  ['apply_patch', { input: `*** Begin Patch\n*** Update File: ${review}\n@@\n-a\n+b\n  *** Update File: ${code}\n@@\n-1\n+2\n*** End Patch` }, 'deny'],
+                  ['apply_patch', { input: `*** Begin Patch\n\t*** Update File: ${review}\n@@\n-a\n+b\n*** End Patch` }, 'allow'],
                   ['view', { path: code }, undefined],
                 ]
               : [
@@ -425,6 +428,78 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
     assert.deepEqual(vscodeStopReasons('Stop', [topLevel]), []);
     const both: CommandRun = { status: 0, stdout: JSON.stringify({ decision: 'block', reason: 'r', hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'r' } }), stderr: '' };
     assert.equal(claudeStopReason(both, true), null);
+  });
+
+  it('with a fix in flight the launcher gives the bridge\'s answer for every reviewer name the bridge accepts (reviewer_agent, any case, plugin-namespaced, JSON-escaped)', () => {
+    for (const [reviewer, names] of [
+      ['my-reviewer', ['my-reviewer', 'My-Reviewer', 'team-plugin:my-reviewer', 'my\\u002dreviewer']],
+      [null, ['gsd-reviewer', 'GSD-Reviewer', 'team-plugin:gsd-reviewer']],
+    ] as const) {
+      for (const host of ['claude-code', 'copilot-cli'] as const) {
+        const inst = setup(host);
+        if (reviewer) fs.writeFileSync(path.join(inst.root, '.gsd/PREFERENCES.md'), `---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n      options: { max_cycles: 5, reviewer_agent: ${reviewer} }\n---\n`);
+        // The review asks for a fix: the unit in flight is T01's fix-task.
+        const stop = commandFor(inst.root, host, 'Stop');
+        assert.ok(keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: false }, 'f'))));
+        fs.writeFileSync(path.join(inst.root, REVIEW), codeReview('T01', 1, 'changes-requested', [{ text: 'Totals are off by a cent.', location: 'src/invoice.ts:1' }]));
+        assert.match(keepsWorking(host, runAs(host, inst, stop, payload(host, inst.root, 'Stop', { stop_hook_active: true }, 'f'))) ?? '', /fix the 1 open issue/);
+        const guard = commandFor(inst.root, host, 'PreToolUse');
+        const env = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root, CLAUDE_PROJECT_DIR: inst.root };
+        const run = (command: string, text: string) => spawnSync('/bin/sh', ['-c', command], { cwd: inst.root, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: cli, ...env } });
+        const decision = (r: ReturnType<typeof run>) => (host === 'claude-code' ? claudePermission : copilotCliPermission)({ status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }).decision;
+        for (const name of [...names, 'Explore']) {
+          const fields = host === 'claude-code' ? { tool_name: 'Write', tool_input: { file_path: path.join(inst.root, 'src/invoice.ts'), content: 'x' } } : { tool_name: 'edit', tool_input: { path: path.join(inst.root, 'src/invoice.ts'), old_str: '1', new_str: '2' } };
+          // The name as the payload's text spells it (a JSON escape is read by the bridge as the letter).
+          const text = JSON.stringify(payload(host, inst.root, 'PreToolUse', { ...fields, agent_id: 'r9', agent_type: '@NAME@' }, 'f')).replace('@NAME@', name);
+          const bridge = decision(run(`node ${JSON.stringify(cli)} hook --host ${host === 'claude-code' ? 'claude' : 'vscode'} --event PreToolUse`, text));
+          assert.equal(bridge, name === 'Explore' ? undefined : 'deny', `${host}, ${name}: the bridge`);
+          assert.equal(decision(run(guard, text)), bridge, `${host}, reviewer_agent ${reviewer ?? '(default)'}, agent ${name}: the launcher`);
+        }
+      }
+    }
+  });
+
+  for (const host of ['vscode-local', 'copilot-cli', 'claude-code'] as const) {
+    it(`${host}: during a review a tool call made in a nested repository (vendor/lib with its own .git) is judged as the project's, and logged`, () => {
+      const inst = setup(host);
+      const lib = path.join(inst.root, 'vendor/lib');
+      fs.mkdirSync(path.join(lib, '.git'), { recursive: true });
+      fs.writeFileSync(path.join(lib, 'a.ts'), 'export const a = 1;\n');
+      runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'n'));
+      const log = path.join(inst.root, '.gsd/gsd-review-loop/hooks.jsonl');
+      const lines = () => (readOrNull(log) ?? '').split('\n').filter(Boolean).length;
+      const before = lines();
+      const fields = host === 'claude-code' ? { tool_name: 'Write', tool_input: { file_path: 'a.ts', content: 'x' } } : host === 'copilot-cli' ? { tool_name: 'edit', tool_input: { path: 'a.ts', old_str: '1', new_str: '2' } } : { tool_name: 'create_file', tool_input: { filePath: 'a.ts', content: 'x' } };
+      const text = JSON.stringify({ ...payload(host, inst.root, 'PreToolUse', { ...fields, agent_id: 'a', agent_type: 'gsd-reviewer' }, 'n'), cwd: lib });
+      // Claude Code runs a hook in the session's folder and names the project in CLAUDE_PROJECT_DIR; VS Code and Copilot CLI in the repository root.
+      const env = host === 'claude-code' ? { CLAUDE_PROJECT_DIR: inst.root } : host === 'copilot-cli' ? { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: inst.root, CLAUDE_PROJECT_DIR: inst.root } : {};
+      const where = host === 'claude-code' ? lib : inst.root;
+      const run = (command: string) => {
+        const r = spawnSync('/bin/sh', ['-c', command], { cwd: where, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: inst.home, GSD_REVIEW_CLI: cli, ...env } });
+        const out = { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+        return host === 'claude-code' ? claudePermission(out).decision : host === 'copilot-cli' ? copilotCliPermission(out).decision : vscodePermission([out]).decision;
+      };
+      assert.equal(run(commandFor(inst.root, host, 'PreToolUse')), 'deny', 'the installed launcher');
+      assert.equal(lines(), before + 1, 'the launcher\'s call has its line in the hook log');
+      if (host !== 'vscode-local') assert.equal(run(`node ${JSON.stringify(cli)} hook --host ${host === 'claude-code' ? 'claude' : 'vscode'} --event PreToolUse`), 'deny', 'gsd-review hook run in the same place');
+    });
+  }
+
+  it('a user-level launcher finds the project CLAUDE_PROJECT_DIR names, from a nested repository that is a GSD project of its own', () => {
+    const root = project();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    assert.deepEqual(applyFileChanges(planInstall({ root, host: 'claude', user: true, home }, readOrNull).changes).conflicts, []);
+    const command = (event: string) => JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8')).hooks[event][0].hooks[0].command as string;
+    const inst = { root, home, cli };
+    runAs('claude-code', inst, command('SubagentStart'), payload('claude-code', root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'u'));
+    // vendor/lib: its own repository and its own GSD project, with nothing in flight.
+    const lib = path.join(root, 'vendor/lib');
+    fs.mkdirSync(path.join(lib, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(lib, '.gsd'), { recursive: true });
+    const text = JSON.stringify({ ...payload('claude-code', root, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(lib, 'a.ts'), content: 'x' }, agent_id: 'a', agent_type: 'gsd-reviewer' }, 'u'), cwd: lib });
+    const decide = (cmd: string) => claudePermission((({ status, stdout, stderr }) => ({ status: status ?? -1, stdout, stderr }))(spawnSync('/bin/sh', ['-c', cmd], { cwd: lib, input: text, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, CLAUDE_PROJECT_DIR: root } }))).decision;
+    assert.equal(decide(command('PreToolUse')), 'deny');
+    assert.equal(decide(`node ${JSON.stringify(cli)} hook --host claude --event PreToolUse --untrusted`), 'deny');
   });
 
   it('the launcher runs the bridge without node on PATH, with the runtime the extension recorded', () => {

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isProtectedRuntimePath } from '../../src/core/agent-hooks/hook-bridge';
 import { buildCli } from './helpers/cli';
+import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
 
 const SPELLINGS = ['.gsd/gsd-review-loop/dispatch.json', '.GSD/GSD-Review-Loop/dispatch.json', '.Gsd/GSD-REVIEW-LOOP/hook-log.jsonl'];
 
@@ -33,6 +34,44 @@ describe('a case-insensitive file system', function () {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it('on a case-sensitive one, .GSD beside .gsd: .gsd is the project, .GSD is never read as ours nor written', async function () {
+    const cli = await buildCli();
+    const S = '.gsd/milestones/M001/slices/S01';
+    const root = writeTree({
+      '.gsd/PREFERENCES.md': '---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n---\n',
+      '.gsd/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
+      [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice', done: true }, { id: 'T02', title: 'Attach logo' }]),
+      [`${S}/tasks/T01-PLAN.md`]: '# T01: Render invoice\n',
+      [`${S}/tasks/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001', { completedAt: '2026-11-20T10:00:00Z' }),
+      // Another tree under the other spelling: a finished project, and a record saying nothing is in flight.
+      '.GSD/milestones/M009/M009-ROADMAP.md': roadmap('M009', 'Planted', [{ id: 'S01', title: 'Planted', done: true }]),
+      '.GSD/gsd-review-loop/dispatch.json': '{\n  "current": null,\n  "history": []\n}\n',
+      'src/invoice.ts': 'export const invoice = 1;\n',
+    });
+    // Where the temp folder is case-insensitive itself (macOS), the two spellings are one folder.
+    if (fs.existsSync(path.join(root, '.GSD', 'PREFERENCES.md'))) return this.skip();
+    const planted = () => Object.fromEntries(fs.readdirSync(path.join(root, '.GSD'), { recursive: true }).map(String).sort().map((f) => [f, fs.statSync(path.join(root, '.GSD', f)).isFile() ? fs.readFileSync(path.join(root, '.GSD', f), 'utf8') : 'dir']));
+    const before = planted();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+    const env = { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, CLAUDE_PROJECT_DIR: root };
+    const state = spawnSync(process.execPath, [cli, 'state', '--json', '--root', root], { encoding: 'utf8', env });
+    assert.equal(state.status, 0, state.stderr);
+    assert.deepEqual((JSON.parse(state.stdout) as { milestones: Array<{ id: string }> }).milestones.map((m) => m.id), ['M001']);
+    assert.equal(spawnSync(process.execPath, [cli, 'install-hooks', '--host', 'claude', '--root', root], { encoding: 'utf8', env }).status, 0);
+    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    const run = (event: string, fields: Record<string, unknown>) => {
+      const r = spawnSync('/bin/sh', ['-c', settings.hooks[event][0].hooks[0].command], { cwd: root, encoding: 'utf8', input: JSON.stringify({ session_id: 'c', cwd: root, hook_event_name: event, ...fields }), env });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout ? (JSON.parse(r.stdout) as { reason?: string; hookSpecificOutput?: { permissionDecision?: string } }) : null;
+    };
+    assert.match(run('Stop', { stop_hook_active: false })?.reason ?? '', /review cycle 1 of 5 for T01/);
+    run('SubagentStart', { agent_id: 'r', agent_type: 'gsd-reviewer' });
+    // The launcher's shell walk and the bridge both read .gsd's record (a review in flight), not .GSD's (nothing).
+    assert.equal(run('PreToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(root, 'src/invoice.ts'), content: 'x' } })?.hookSpecificOutput?.permissionDecision, 'deny');
+    assert.match(fs.readFileSync(path.join(root, '.gsd/gsd-review-loop/dispatch.json'), 'utf8'), /"unitType": "review-task"/);
+    assert.deepEqual(planted(), before);
   });
 
   describe('on a FAT image (fusefat)', () => {
@@ -83,6 +122,49 @@ describe('a case-insensitive file system', function () {
         assert.equal(answer.hookSpecificOutput?.permissionDecision, 'deny', `${file}: ${r.stdout}`);
       }
       assert.equal(fs.readFileSync(path.join(root, '.gsd', 'gsd-review-loop', 'dispatch.json'), 'utf8'), '{}');
+    });
+
+    it('a whole review cycle through the installed hooks, on a project whose folder is spelled .GSD: installed, guarded, logged, ignored by git, uninstalled', () => {
+      const root = path.join(mount, 'hooks-flow');
+      const S = '.GSD/milestones/M001/slices/S01';
+      const files: Record<string, string> = {
+        '.GSD/PREFERENCES.md': '---\ngsd_hooks:\n  enabled:\n    - name: review-loop\n---\n',
+        '.GSD/milestones/M001/M001-ROADMAP.md': roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
+        [`${S}/S01-PLAN.md`]: slicePlan('S01', 'Invoice PDFs', [{ id: 'T01', title: 'Render invoice', done: true }, { id: 'T02', title: 'Attach logo' }]),
+        [`${S}/tasks/T01-PLAN.md`]: '# T01: Render invoice\n',
+        [`${S}/tasks/T02-PLAN.md`]: '# T02: Attach logo\n',
+        [`${S}/tasks/T01-SUMMARY.md`]: taskSummary('T01', 'S01', 'M001', { completedAt: '2026-11-20T10:00:00Z' }),
+        'src/invoice.ts': 'export const invoice = 1;\n',
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      }
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
+      const env = { PATH: process.env.PATH, HOME: home, GSD_REVIEW_CLI: cli, CLAUDE_PROJECT_DIR: root };
+      // FAT has no executable bit (chmod: ENOSYS) and no hard links (link: EPERM).
+      const installed = spawnSync(process.execPath, [cli, 'install-hooks', '--host', 'claude', '--root', root], { encoding: 'utf8', env });
+      assert.equal(installed.status, 0, installed.stderr);
+      const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+      const run = (event: string, fields: Record<string, unknown>) => {
+        const r = spawnSync('/bin/sh', ['-c', settings.hooks[event][0].hooks[0].command], { cwd: root, encoding: 'utf8', timeout: 30_000, input: JSON.stringify({ session_id: 'f', cwd: root, hook_event_name: event, ...fields }), env });
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout ? (JSON.parse(r.stdout) as { decision?: string; reason?: string; hookSpecificOutput?: { permissionDecision?: string } }) : null;
+      };
+      assert.match(run('Stop', { stop_hook_active: false })?.reason ?? '', /review cycle 1 of 5 for T01/);
+      run('SubagentStart', { agent_id: 'r', agent_type: 'gsd-reviewer' });
+      const write = (file: string) => run('PreToolUse', { tool_name: 'Write', tool_input: { file_path: file, content: 'x' }, agent_id: 'r', agent_type: 'gsd-reviewer' })?.hookSpecificOutput?.permissionDecision;
+      assert.equal(write(path.join(root, 'src/invoice.ts')), 'deny');
+      // The review file as the prompt names it (`.gsd/…`) and as the folder is spelled: the same file.
+      assert.equal(write(path.join(root, '.gsd/milestones/M001/slices/S01/tasks/T01-CODE-REVIEW.md')), 'allow');
+      const runtime = path.join(root, '.GSD', 'gsd-review-loop');
+      assert.match(fs.readFileSync(path.join(runtime, '.gitignore'), 'utf8'), /^\*$/m, 'our runtime folder is offered to git');
+      // Logged (fusefat writes only files it creates: the appends after the first one get EPERM, which
+      // the bridge says on stderr; the kernel's vfat appends).
+      assert.match(fs.readFileSync(path.join(runtime, 'hooks.jsonl'), 'utf8'), /"event":"Stop"/);
+      const removed = spawnSync(process.execPath, [cli, 'uninstall-hooks', '--host', 'claude', '--root', root], { encoding: 'utf8', env });
+      assert.equal(removed.status, 0, removed.stderr);
+      assert.equal(fs.existsSync(path.join(root, '.claude')), false);
     });
 
     it('an all-capitals tree (.GSD, MILESTONES, t01-plan.md) reads as GSD reads it', () => {

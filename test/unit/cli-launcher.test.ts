@@ -3,6 +3,7 @@
 // no cache, a fresh one, a corrupt one, and none possible.
 import * as assert from 'node:assert/strict';
 import { isAscii } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -107,6 +108,54 @@ describe('gsd-review launcher (V8 code cache)', function () {
         assert.equal(r.status, 0, r.stderr);
         assert.equal(r.stdout, 'Verdict ✅ — résumé\n', `${kind} bundle, ${run}`);
       }
+    }
+  });
+
+  it('runs a bundle replaced by another of the same size and time as it now is, not the old one\'s cache', async () => {
+    const { script, cacheDir } = await cliCopy();
+    const root = copySample();
+    const before = cli(script, ['next', '--json', '--root', root]);
+    assert.equal(before.json.reason, 'fix the 2 open issue(s) of T02, cycle 2 of 5');
+    assert.equal(cacheFiles(cacheDir).length, 1);
+    // An update (or a hand edit) that keeps the size, with the time put back: V8 checks a cache
+    // against the source's length only.
+    const main = path.join(path.dirname(script), 'cli-main.js');
+    const stat = fs.statSync(main, { bigint: true });
+    const text = fs.readFileSync(main, 'latin1');
+    assert.ok(text.includes('open issue(s)'));
+    // The time to the nanosecond (touch -r; a Date or seconds as a float would round it).
+    const reference = `${main}.time`;
+    assert.equal(spawnSync('touch', ['-r', main, reference]).status, 0);
+    fs.writeFileSync(main, text.split('open issue(s)').join('OPEN ISSUE(S)'), 'latin1');
+    assert.equal(spawnSync('touch', ['-r', reference, main]).status, 0);
+    assert.deepEqual([fs.statSync(main, { bigint: true }).size, fs.statSync(main, { bigint: true }).mtimeNs], [stat.size, stat.mtimeNs]);
+    for (const run of ['the old cache there', 'the cache made again']) {
+      const after = cli(script, ['next', '--json', '--root', root]);
+      assert.equal(after.status, 0, after.stderr);
+      assert.equal(after.json.reason, 'fix the 2 OPEN ISSUE(S) of T02, cycle 2 of 5', run);
+    }
+  });
+
+  it('never reads more of a cache file than a cache can be: a link to /dev/zero, a FIFO, a huge file are passed over at once', async function () {
+    const { script, cacheDir } = await cliCopy();
+    const root = copySample();
+    const first = cli(script, ['state', '--json', '--root', root]);
+    assert.equal(first.status, 0, first.stderr);
+    const [name] = cacheFiles(cacheDir);
+    const file = path.join(cacheDir, name);
+    const plant: Record<string, () => void> = {
+      'a link to /dev/zero': () => fs.symlinkSync('/dev/zero', file),
+      'a FIFO': () => spawnSync('mkfifo', [file]),
+      'a 4 GB file (sparse)': () => fs.truncateSync((fs.writeFileSync(file, ''), file), 4 * 1024 ** 3),
+    };
+    for (const [what, make] of Object.entries(plant)) {
+      fs.rmSync(file, { force: true });
+      make();
+      // Bounded by the test, not by the code under test: a read of /dev/zero never ends by itself.
+      const r = spawnSync(process.execPath, ['--max-old-space-size=256', script, 'state', '--json', '--root', root], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: os.tmpdir() } });
+      assert.equal(r.signal, null, `${what}: killed (${r.signal}) after 30 s`);
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assert.equal(r.stdout, first.stdout, what);
     }
   });
 

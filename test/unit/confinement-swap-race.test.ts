@@ -8,7 +8,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { appendHookLog, appendHookLogAsLeft } from '../../src/core/agent-hooks/hook-log';
 import { OutsideGsdError } from '../../src/core/files/confine';
+import { runtimeDir } from '../../src/core/files/runtime-folder';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
 import { writeTree } from './helpers/gsd-tree';
@@ -139,6 +141,48 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     assert.ok(counts.readInside > 0, 'some reads succeeded');
     assert.ok(counts.written > 0, 'some writes succeeded');
     assert.match(fs.readFileSync(file, 'utf8'), /^INSIDE \d+\n$/);
+    fs.rmSync(outsideDir, { recursive: true, force: true });
+  });
+
+  it('never appends the hook log outside while the runtime folder flips to a link and back (issue 35, 5)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const base = fs.realpathSync(os.tmpdir());
+    const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
+    // What a run of ours leaves in the runtime folder, so the small entry's append goes straight in.
+    fs.writeFileSync(path.join(outsideDir, '.gitignore'), '*\n');
+    fs.writeFileSync(path.join(outsideDir, 'hooks.jsonl'), 'OUTSIDE\n');
+    const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n' });
+    const gsdDir = locateProject(root)!.gsdDir;
+    const entry = { at: '2026-11-28T10:00:00Z', event: 'PreToolUse', sessionId: 'race', answer: 'none', ms: 1 };
+    assert.equal(appendHookLog(gsdDir, entry), null);
+    const swapperFile = path.join(base, `gsd-swapper-${process.pid}-log.cjs`);
+    fs.writeFileSync(swapperFile, SWAPPER);
+    const child = spawn(process.execPath, [swapperFile, runtimeDir(gsdDir), path.join(gsdDir, 'runtime-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    let running = true;
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    child.on('exit', () => (running = false));
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+    let appended = 0;
+    let refused = 0;
+    try {
+      for (let i = 0; running; i++) {
+        const ok = i % 2 === 0 ? appendHookLogAsLeft(gsdDir, entry) : appendHookLog(gsdDir, entry) === null;
+        if (ok) appended++;
+        else refused++;
+        // Often enough that the swapper, on a busy machine, gets to flip between appends.
+        if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await closed;
+      clearTimeout(killer);
+      fs.rmSync(swapperFile, { force: true });
+    }
+    console.log(`      swapper: ${output.trim().split('\n').pop()}; appended ${appended}, refused ${refused}`);
+    const outsideLog = fs.readFileSync(path.join(outsideDir, 'hooks.jsonl'), 'utf8');
+    assert.deepEqual({ outside: fs.readdirSync(outsideDir).sort(), linesAppendedOutside: outsideLog.split('\n').filter((l) => l.includes('"race"')).length, firstLine: outsideLog.split('\n')[0] }, { outside: ['.gitignore', 'hooks.jsonl'], linesAppendedOutside: 0, firstLine: 'OUTSIDE' });
+    assert.ok(appended > 0, 'some appends went in while the folder was in place');
     fs.rmSync(outsideDir, { recursive: true, force: true });
   });
 

@@ -11,6 +11,13 @@ describe('edit tools and hosts', () => {
     assert.deepEqual(patchPaths(42), []);
   });
 
+  it('reads an indented header as a header: a host whose parser trims the line writes that file', () => {
+    const patch = ['*** Begin Patch', '*** Update File: .gsd/T01-CODE-REVIEW.md', '@@', '-a', '+b', '  *** Update File: src/app.ts', '@@', '-x', '+y', '\t*** Add File: src/new.ts', '+z', ' \u00a0*** Move to: src/moved.ts', '*** End Patch'].join('\n');
+    assert.deepEqual(patchPaths(patch), ['.gsd/T01-CODE-REVIEW.md', 'src/app.ts', 'src/new.ts', 'src/moved.ts']);
+    // An added or removed line is never a header: it starts with its mark (`-`, `+`) before any `***`.
+    assert.deepEqual(patchPaths(['*** Begin Patch', '*** Update File: a.ts', '@@', '-*** Update File: b.ts', '+*** Add File: c.ts', '*** End Patch'].join('\n')), ['a.ts']);
+  });
+
   it('tells edits, terminal commands and everything else apart, with the paths each tool names', () => {
     assert.deepEqual(classifyToolCall('multi_replace_string_in_file', { replacements: [{ filePath: 'a' }, { filePath: 'b' }, { nope: 1 }, null] }), { kind: 'edit', paths: ['a', 'b'] });
     assert.deepEqual(classifyToolCall('create_directory', { dirPath: '/p/d' }), { kind: 'edit', paths: ['/p/d'] });

@@ -147,16 +147,49 @@ describe('agent hook install and uninstall', () => {
     assert.ok(!bad.changes.some((c) => c.file.endsWith('settings.json')));
   });
 
-  it('Undo takes back exactly what was written, and never a file changed since', () => {
+  it('refuses, in one line, a settings file where "hooks" (or an event in it) appears twice: Claude Code reads only the last', () => {
+    const twice: Array<[string, string, RegExp]> = [
+      ['"hooks" twice', '{\n  "hooks": { "Stop": [] },\n  "model": "opus",\n  "hooks": { "PostToolUse": [{ "hooks": [{ "type": "command", "command": "lint" }] }] }\n}\n', /settings\.json:4: "hooks" appears twice \(Claude Code reads only the last\); left as it is/],
+      ['"Stop" twice in "hooks"', '{\n  "hooks": {\n    "Stop": [],\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n', /settings\.json:4: "hooks\.Stop" appears twice \(Claude Code reads only the last\); left as it is/],
+    ];
+    for (const [name, text, said] of twice) {
+      const root = project();
+      const file = path.join(root, '.claude/settings.json');
+      fs.writeFileSync(file, text);
+      const plan = planInstall({ root, host: 'claude', user: false, home: home() }, readOrNull);
+      assert.deepEqual(applyFileChanges(plan.changes).conflicts, []);
+      // What Claude Code would run: JSON.parse keeps the last of two keys. Either ours are there, or nothing was written and it was said.
+      const stop = (JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: Record<string, unknown[]> }).hooks.Stop ?? [];
+      assert.equal(JSON.stringify(stop).includes('gsd-review-loop.sh'), false, `${name}: merged where Claude Code reads it, so not refused`);
+      assert.equal(fs.readFileSync(file, 'utf8'), text, `${name}: written into the key Claude Code does not read`);
+      assert.equal(plan.skipped.length, 1, plan.skipped.join('\n'));
+      assert.match(plan.skipped[0], said);
+      // Uninstall refuses the same way, and leaves the launcher the file may still run.
+      fs.mkdirSync(path.join(root, '.claude/hooks'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.claude/hooks/gsd-review-loop.sh'), '#!/bin/sh\n# gsd-review-loop\n');
+      const out = planUninstall({ root, host: 'claude', user: false, home: home() }, readOrNull);
+      assert.match(out.skipped.join('\n'), said);
+      assert.ok(!out.changes.some((c) => c.file.endsWith('gsd-review-loop.sh')));
+    }
+  });
+
+  it('Undo takes back exactly what was written, and never a file changed since: then nothing, and the hooks stay whole', () => {
     const root = project();
     const before = snapshot(root);
     const { applied } = applyFileChanges(planInstall({ root, host: 'claude', user: false, home: home() }, readOrNull).changes);
+    const installed = snapshot(root);
     fs.appendFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), 'edited by hand\n');
     const undo = revertFileChanges(applied);
-    assert.match(undo.conflicts.join('\n'), /gsd-reviewer\.md changed since it was read/);
+    assert.match(undo.conflicts.join('\n'), /gsd-reviewer\.md changed since it was read; nothing was changed/);
+    // Taking the rest away would have left a settings file naming a launcher, or a launcher alone, half undone.
     const after = snapshot(root);
-    assert.equal(after['.claude/settings.json'], before['.claude/settings.json']);
+    assert.equal(after['.claude/settings.json'], installed['.claude/settings.json']);
+    assert.equal(after['.claude/hooks/gsd-review-loop.sh'], installed['.claude/hooks/gsd-review-loop.sh']);
     assert.ok(after['.claude/agents/gsd-reviewer.md'].endsWith('edited by hand\n'));
+    // Once the file is as written again, Undo takes everything back.
+    fs.writeFileSync(path.join(root, '.claude/agents/gsd-reviewer.md'), installed['.claude/agents/gsd-reviewer.md']);
+    assert.deepEqual(revertFileChanges(applied).conflicts, []);
+    assert.deepEqual(snapshot(root), before);
   });
 
   describe('through the CLI', function () {

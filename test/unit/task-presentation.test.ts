@@ -71,6 +71,22 @@ describe('review panel: how a task is shown', () => {
     assert.match(show('T03').tooltip, /\*\*Review:\*\* none yet/);
   });
 
+  it('a review of 50,000 open issues and a summary of 50,000 pending actions: the tooltip lists 20 of each and says how many more', () => {
+    const t = task('T02');
+    const last = t.reviews[t.reviews.length - 1];
+    const issues = Array.from({ length: 50_000 }, (_, i) => ({ ...last.openIssues[0], text: `Finding ${i}`, line: 10 + i }));
+    const pending = Array.from({ length: 50_000 }, (_, i) => ({ ...t.pendingActions[0], text: `Action ${i}` }));
+    const hostile = { ...t, reviews: [...t.reviews.slice(0, -1), { ...last, openIssues: issues }], pendingActions: pending } as TaskEntry;
+    const tip = presentTask(hostile, taskState(t.extensions[REVIEW_LOOP]), next, `${M2}/S02/T02`).tooltip;
+    // In full, 50,000 of them kept the extension host from answering for minutes (tooltip-list.ts).
+    assert.equal(tip.match(/Finding \d+/g)?.length, 20);
+    assert.match(tip, /Finding 19\n- … and 49,980 more \(see the review\)/);
+    assert.match(tip, /\*\*Pending actions\*\* \(50000\):/);
+    assert.equal(tip.match(/Action \d+/g)?.length, 20);
+    assert.match(tip, /- Action 19\n- … and 49,980 more/);
+    assert.ok(tip.length < 5000, `${tip.length} characters`);
+  });
+
   it('with no decision (nothing to dispatch) no task is "next"', () => {
     const t = task('T02');
     assert.equal(presentTask(t, taskState(t.extensions[REVIEW_LOOP]), null, `${M2}/S02/T02`).label, 'T02 · cycle 2: fixing');

@@ -132,14 +132,16 @@ const str = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? [v] :
  * `*** Move to: p`. Read as VS Code's parser reads it: lines end at '\n' only and the path is the
  * rest of the line as it is (a '\r' of a CRLF line aside), so a carriage return or U+2028 inside a
  * path (`src/\u2028/../app.ts` writes `src/app.ts`) cannot hide a file from the guard, and
- * `review.md ` is another file than `review.md`.
+ * `review.md ` is another file than `review.md`. A header may be indented: a host whose parser trims
+ * its lines (Copilot CLI's may) writes that file too. A context line that reads as a header is then
+ * taken for one too, which only ever adds a path for the guard to judge.
  */
 export function patchPaths(patch: unknown): string[] {
   if (typeof patch !== 'string') return [];
   const out: string[] = [];
   for (const raw of patch.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): ([^\n]+)$/.exec(line);
+    const m = /^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): ([^\n]+)$/.exec(line);
     if (m) out.push(m[1]);
   }
   return out;

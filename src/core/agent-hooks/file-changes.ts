@@ -1,13 +1,14 @@
 // Applies a previewed list of file changes (hook install, uninstall) and takes them back (Undo).
 // Each write is atomic (a random temp file created exclusively, then renamed) and happens only if
 // the file is still exactly what the preview showed: a file changed since is left alone and
-// reported, never overwritten. A repository's files are untrusted like its `.gsd`: a change of a
+// reported, never overwritten. The changes are made all or none, in their order, so that every step
+// leaves hook files a host can run (hook-install.ts orders them). A repository's files are untrusted like its `.gsd`: a change of a
 // repository install must stay inside the repository's real root (a linked `.claude` or
 // `.github/hooks` is refused, a link inside is followed and kept), and only small regular files are
 // read (a FIFO or a huge settings file is reported, never waited on nor replaced).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceAtomically } from '../files/atomic-write';
+import { removeStaleTemps, replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { isWithin, realPathOf } from '../files/confine';
 
@@ -94,55 +95,106 @@ export function confineTo(root: string, file: string): string {
 
 export interface ApplyResult {
   applied: FileChange[];
-  /** Files that changed since the preview, with why; left as they are. */
+  /** Why the changes were not made (a file changed since the preview, or could not be written), one line each. */
   conflicts: string[];
 }
 
+/** The folders an apply created (recorded in the home folder, when given), as it goes. */
+interface CreatedFolders {
+  list: string[];
+  changed: boolean;
+}
+
+/** Node's "EPERM: operation not permitted, rename 'a' -> 'b'" without the paths: the cause alone. */
+function causeOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (error as NodeJS.ErrnoException).code ? message.split(',')[0] : message.split('\n')[0];
+}
+
+/** Makes one change; a one-line reason when it was not made (then nothing of it was). */
+function applyOne(c: FileChange, created: CreatedFolders): { done: FileChange } | { failed: string } {
+  let real: string;
+  try {
+    real = c.root ? confineTo(c.root, c.file) : realPathOf(c.file);
+    if (readBoundedText(real) !== c.before) return { failed: `${c.file} changed since it was read` };
+  } catch (error) {
+    const message = (error as Error).message;
+    return { failed: message.startsWith(c.file) ? message : `${c.file}: ${message}` };
+  }
+  // What a process of ours killed before its rename left beside this file (its pid is gone).
+  removeStaleTemps(path.dirname(real), path.basename(real));
+  if (c.after === null) {
+    try {
+      // The name itself goes (a link of the user's, not its target).
+      fs.unlinkSync(path.join(realPathOf(path.dirname(c.file)), path.basename(c.file)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { failed: `${c.file}: cannot remove it (${causeOf(error)})` };
+    }
+    const ours = [...(c.createdDirs ?? []), ...created.list.filter((d) => isWithin(d, path.dirname(c.file)))];
+    const removed = removeEmpty(ours);
+    if (removed.length) {
+      created.list = created.list.filter((d) => !removed.includes(d));
+      created.changed = true;
+    }
+    return { done: c };
+  }
+  const fresh = missingDirs(real);
+  try {
+    fs.mkdirSync(path.dirname(real), { recursive: true });
+    replaceAtomically(real, c.after);
+  } catch (error) {
+    removeEmpty(fresh);
+    return { failed: `${c.file}: cannot write it (${causeOf(error)})` };
+  }
+  // Launchers are run with `sh`, but an executable bit makes them runnable by hand too. Not every
+  // file system has one (FAT: ENOSYS, EPERM): the launcher works without it.
+  if (c.before === null && c.after.startsWith('#!')) {
+    try {
+      fs.chmodSync(real, 0o755);
+    } catch {
+      // left as created
+    }
+  }
+  if (fresh.length) {
+    created.list.push(...fresh);
+    created.changed = true;
+  }
+  return { done: fresh.length ? { ...c, createdDirs: fresh } : c };
+}
+
 /**
- * Applies the changes. With `home`, the folders it creates are recorded there, and a deletion removes
- * the recorded folders it leaves empty (uninstall); a change that carries `createdDirs` (Undo) removes
- * those once empty. A folder that was there before is never removed.
+ * Applies the changes in their order (an install's launchers before the hook file that runs them, an
+ * uninstall's hook file before them: hook-install.ts), all or none: when one cannot be made (a file
+ * changed since the preview, one that cannot be written), those made before it are taken back, last
+ * first, and the reason is one line. With `home`, the folders it creates are recorded there, and a
+ * deletion removes the recorded folders it leaves empty (uninstall); a change that carries
+ * `createdDirs` (Undo) removes those once empty. A folder that was there before is never removed.
  */
 export function applyFileChanges(changes: readonly FileChange[], home?: string): ApplyResult {
   const applied: FileChange[] = [];
-  const conflicts: string[] = [];
-  let created = readCreated(home);
-  const before = created.length;
-  let recordChanged = false;
+  const created: CreatedFolders = { list: readCreated(home), changed: false };
+  let conflicts: string[] = [];
   for (const c of changes) {
-    try {
-      const real = c.root ? confineTo(c.root, c.file) : realPathOf(c.file);
-      if (readBoundedText(real) !== c.before) {
-        conflicts.push(`${c.file} changed since it was read; left as it is`);
-        continue;
-      }
-      if (c.after === null) {
-        // The name itself goes (a link of the user's, not its target).
-        fs.rmSync(path.join(realPathOf(path.dirname(c.file)), path.basename(c.file)), { force: true });
-        const ours = [...(c.createdDirs ?? []), ...created.filter((d) => isWithin(d, path.dirname(c.file)))];
-        const removed = removeEmpty(ours);
-        if (removed.length) {
-          created = created.filter((d) => !removed.includes(d));
-          recordChanged = true;
-        }
-        applied.push(c);
-      } else {
-        const fresh = missingDirs(real);
-        fs.mkdirSync(path.dirname(real), { recursive: true });
-        replaceAtomically(real, c.after);
-        // Launchers are run with `sh`, but an executable bit makes them runnable by hand too.
-        if (c.before === null && c.after.startsWith('#!')) fs.chmodSync(real, 0o755);
-        if (fresh.length) {
-          created.push(...fresh);
-          recordChanged = true;
-        }
-        applied.push(fresh.length ? { ...c, createdDirs: fresh } : c);
-      }
-    } catch (error) {
-      conflicts.push((error as Error).message.startsWith(c.file) ? (error as Error).message : `${c.file}: ${(error as Error).message}`);
+    const one = applyOne(c, created);
+    if ('done' in one) {
+      applied.push(one.done);
+      continue;
     }
+    // Taken back as an Undo would: each file to what it was, if it still holds what was written.
+    const left: string[] = [];
+    const kept: FileChange[] = [];
+    for (const done of [...applied].reverse()) {
+      const back = applyOne({ ...done, before: done.after, after: done.before }, created);
+      if ('failed' in back) {
+        left.push(back.failed);
+        kept.unshift(done);
+      }
+    }
+    conflicts = [left.length === 0 ? `${one.failed}; nothing was changed` : `${one.failed}; what was done before it could not all be taken back: ${left.join('; ')}`];
+    applied.splice(0, applied.length, ...kept);
+    break;
   }
-  if (recordChanged || created.length !== before) writeCreated(home, created);
+  if (created.changed) writeCreated(home, created.list);
   return { applied, conflicts };
 }
 

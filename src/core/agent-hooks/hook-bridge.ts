@@ -18,11 +18,12 @@ import { answerKey, recordingStore, storeAnswer } from './answer-cache';
 import { appendHookLog, type HookLogEntry } from './hook-log';
 import { eventName, formatAnswer, normalizePayload, type HookEvent, type NormalizedPayload } from './hook-payload';
 import { failClosedAnswer } from './fail-closed';
+import { firstHookProject } from './hook-project';
 import { successorStandsAside } from './successor-stand-aside';
 import { userHome } from '../files/user-home';
 
 export interface BridgeOptions {
-  /** The project; default: the payload's `cwd`. */
+  /** The project; default: the one the host names (hook-project.ts), else the payload's `cwd`. */
   root?: string;
   builtins: readonly BuiltinHook[];
   trusted: boolean;
@@ -139,25 +140,22 @@ export async function describeProject(host: LifecycleHost): Promise<string | nul
 /** Runs one hook payload; always resolves. */
 export async function runAgentHook(payloadText: string, options: BridgeOptions, fallbackEvent?: string): Promise<BridgeResult> {
   const payload = normalizePayload(payloadText, fallbackEvent);
+  const env = options.env ?? process.env;
   if (!payload) {
     // A tool call we cannot read is still refused its free pass while a review runs.
     const event = eventName(fallbackEvent ?? null);
-    const output = event === 'PreToolUse' ? failClosedAnswer(event, gsdDirAt(options.root ?? process.cwd()), detectHost({}, options.env ?? process.env, options.host ?? null).dialect, 'its payload is not a hook payload this bridge reads') : null;
+    const gsdDir = firstHookProject({ root: options.root ?? null, env, cwd: process.cwd() }, gsdDirAt);
+    const output = event === 'PreToolUse' ? failClosedAnswer(event, gsdDir, detectHost({}, env, options.host ?? null).dialect, 'its payload is not a hook payload this bridge reads') : null;
     return { event, output, skipped: 'not a hook payload this bridge knows' };
   }
   const started = Date.now();
   const logLines: string[] = [];
-  let project: GsdProject | null;
-  try {
-    project = locateProject(options.root ?? payload.cwd ?? process.cwd());
-  } catch {
-    project = null;
-  }
+  const project = firstHookProject({ root: options.root ?? null, env, cwd: process.cwd(), payloadCwd: payload.cwd }, projectAt);
   if (!project) return { event: payload.event, output: null, skipped: 'no .gsd folder here' };
   // GSD's successor runs its own reviews there and only its attempts write: no hook of ours, no log line in .gsd.
   const aside = successorStandsAside(project.gsdDir);
   if (aside) return { event: payload.event, output: null, skipped: aside, warnings: [`${payload.event}: ${aside}`] };
-  const running = detectHost(payload.raw, options.env ?? process.env, options.host ?? null);
+  const running = detectHost(payload.raw, env, options.host ?? null);
   const home = options.home ?? userHome();
   const root = project.root;
   if (isDuplicateRun(running, payload.event, () => githubEntryInstalled(root, home))) {
@@ -230,13 +228,18 @@ export async function runAgentHook(payloadText: string, options: BridgeOptions, 
 
 const folded = (p: string): string => p.normalize('NFC').toLowerCase();
 
-/** The real `.gsd` of the project at or above `dir`, or null. */
-function gsdDirAt(dir: string): string | null {
+/** The project at or above `dir`, or null (also when it cannot be read). */
+function projectAt(dir: string): GsdProject | null {
   try {
-    return locateProject(dir)?.gsdDir ?? null;
+    return locateProject(dir);
   } catch {
     return null;
   }
+}
+
+/** The real `.gsd` of the project at or above `dir`, or null. */
+function gsdDirAt(dir: string): string | null {
+  return projectAt(dir)?.gsdDir ?? null;
 }
 
 /** Whether an edit tool's path lands in our runtime records, compared as real paths. */

@@ -20,7 +20,7 @@ import { guardMatcher } from './edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { AGENT_EVENTS } from './agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
-import { appendTo, nodeAt, parseJsonTree, propertyOf, removeNode } from './json-splice';
+import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedKey } from './json-splice';
 import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { confineTo, type FileChange, type ReadFile } from './file-changes';
 
@@ -140,11 +140,24 @@ const isOurEntry = (entry: unknown): boolean =>
   !!entry && typeof entry === 'object' && typeof (entry as { command?: unknown }).command === 'string' && (entry as { command: string }).command.includes(`${MARKER}.sh`);
 
 /**
+ * Refuses a settings file where `hooks`, or a key anywhere in it, appears twice: Claude Code reads
+ * the last of two keys (JSON.parse), a splice the first, so an install would write where nothing
+ * runs it and report success, and an uninstall would leave the entries that do run.
+ */
+function refuseRepeatedKeys(text: string, file: string): void {
+  const root = parseJsonTree(text, file);
+  const tops = (root.children ?? []).filter((p) => p.children?.[0]?.value === 'hooks');
+  const twice = tops.length > 1 ? { path: 'hooks', offset: tops[1].offset } : tops[0]?.children?.[1] ? repeatedKey(tops[0].children[1], ['hooks']) : null;
+  if (twice) throw new Error(`${file}:${lineAt(text, twice.offset)}: "${twice.path}" appears twice (Claude Code reads only the last); left as it is`);
+}
+
+/**
  * Takes out our hook entries one by one, and then only what they leave empty: a matcher group whose
  * every entry was ours, an event list of only such groups, and a `hooks` object of only such lists.
  * A hook the user added (even into one of our groups) stays, with its group and matcher.
  */
 export function withoutOurClaudeHooks(text: string, file: string): string {
+  refuseRepeatedKeys(text, file);
   let out = text;
   for (let guard = 0; guard < 10_000; guard++) {
     const hooks = nodeAt(parseJsonTree(out, file), ['hooks']);
@@ -287,8 +300,11 @@ export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
     if (typeof c === 'string') skipped.push(c);
     else if (c.before !== c.after) changes.push(root ? { ...c, root } : c);
   };
+  // In this order (applyFileChanges keeps it): the launchers before the hook file that runs them, so
+  // a host never finds a command naming a launcher that is not there yet (`sh` exits 2 on it, a block).
   add(() => ownFile(l.launcherSh, LAUNCHER_SH, read, 'launcher: finds this machine\'s gsd-review CLI and runs `gsd-review hook`'));
   if (l.launcherPs1) add(() => ownFile(l.launcherPs1!, LAUNCHER_PS1, read, 'launcher for Windows'));
+  add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
   if (l.family === 'github') {
     add(() => ownFile(l.hooksFile, githubHooksFile(l), read, `hooks for VS Code and Copilot CLI: ${INSTALLED_EVENTS.join(', ')}`));
   } else {
@@ -297,7 +313,6 @@ export function planInstall(o: InstallOptions, unboundedRead: ReadFile): Plan {
       return { file: l.hooksFile, before, after: withOurClaudeHooks(before, l, l.hooksFile), purpose: `Claude Code hooks merged in: ${INSTALLED_EVENTS.join(', ')}` };
     });
   }
-  add(() => ownFile(l.agentFile, reviewerAgent(l), read, `the ${REVIEWER_NAME} agent, with the review guard (PreToolUse) for it alone`));
   const plan: Plan = { changes, skipped };
   addWorkflowServer(o, read, root, plan, false);
   return plan;
@@ -320,8 +335,9 @@ export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan 
     if (!ours(before)) skipped.push(`${file} is not ours; left as it is`);
     else changes.push({ file, before, after: null, purpose, ...(root ? { root } : {}) });
   };
-  drop(l.launcherSh, 'launcher');
-  if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
+  // The reverse order of an install: our entries leave the hook file first, the launchers they run
+  // last, and only once the hook file runs none of them any more.
+  const refusedBefore = skipped.length;
   if (l.family === 'github') drop(l.hooksFile, 'hooks for VS Code and Copilot CLI');
   else {
     try {
@@ -334,7 +350,14 @@ export function planUninstall(o: InstallOptions, unboundedRead: ReadFile): Plan 
       skipped.push((error as Error).message);
     }
   }
+  const hookFileLeft = skipped.length > refusedBefore;
   drop(l.agentFile, `the ${REVIEWER_NAME} agent`);
+  if (hookFileLeft) {
+    skipped.push(`${l.launcherSh} left in place: ${l.hooksFile} may still run it`);
+  } else {
+    drop(l.launcherSh, 'launcher');
+    if (l.launcherPs1) drop(l.launcherPs1, 'launcher for Windows');
+  }
   const plan: Plan = { changes, skipped };
   addWorkflowServer(o, read, root, plan, true);
   return plan;

@@ -1,12 +1,13 @@
 // Every agent-hook invocation, one JSON line each, in `.gsd/gsd-review-loop/hooks.jsonl`,
 // for the review panel's "Recent hook events". Kept small: past 256 KB the older half goes.
 // The bridge runs on every agent step of whoever opens a repository, so the log is confined like
-// everything else: never appended through a link, never rotated through a predictable temp name.
+// everything else: never appended through a link (nor into a folder swapped for one), never rotated
+// through a predictable temp name.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedBytes } from '../files/bounded-read';
-import { confine, confinedDir, confineFolder } from '../files/confine';
+import { confine, confinedDir, confineFolder, openConfinedForAppend } from '../files/confine';
 import { ensureRuntimeDir, runtimeDir } from '../files/runtime-folder';
 
 export interface HookLogEntry {
@@ -24,8 +25,6 @@ const MAX_BYTES = 256 * 1024;
 /** The panel shows the last few events: reading the log's tail is enough, whatever its size. */
 const READ_TAIL_BYTES = 64 * 1024;
 
-const APPEND_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-
 export function hookLogFile(gsdDir: string): string {
   return path.join(runtimeDir(gsdDir), 'hooks.jsonl');
 }
@@ -41,7 +40,7 @@ function openAsLeft(gsdDir: string): { fd: number; file: string } | null {
     const dir = confineFolder(runtimeDir(gsdDir));
     if (!fs.existsSync(path.join(dir, '.gitignore'))) return null;
     const file = path.join(dir, 'hooks.jsonl');
-    return { fd: fs.openSync(file, APPEND_FLAGS, 0o644), file };
+    return { fd: openConfinedForAppend(gsdDir, file), file };
   } catch {
     return null;
   }
@@ -82,8 +81,9 @@ export function appendHookLog(gsdDir: string, entry: HookLogEntry): string | nul
       ensureRuntimeDir(gsdDir);
       const dir = confinedDir(gsdDir, path.relative(gsdDir, runtimeDir(gsdDir)));
       const file = confine(gsdDir, path.join(dir, 'hooks.jsonl'));
-      // O_NOFOLLOW: a link planted at the log's name fails here instead of being written through.
-      opened = { fd: fs.openSync(file, APPEND_FLAGS, 0o644), file };
+      // A link planted at the log's name fails here instead of being written through, and so does
+      // a folder swapped for a link since it was judged (what was opened is checked).
+      opened = { fd: openConfinedForAppend(gsdDir, file), file };
     }
     const size = appendTo(opened.fd, opened.file, entry);
     if (typeof size === 'string') return size;

@@ -42,6 +42,13 @@ export type NormalizedPayload = EventInput & {
 
 type Raw = Record<string, unknown>;
 
+/**
+ * The fields a payload names its agent in, in every host's spelling (the guard holds a reviewer by
+ * this name). The hook launcher's shell fast path sends every payload holding one of them to the
+ * bridge, so both read an agent from the same fields.
+ */
+export const AGENT_TYPE_FIELDS = ['agent_type', 'agentType', 'agentName', 'subagent_type'] as const;
+
 /** First field present as a string, under any of its spellings. */
 function str(raw: Raw, ...names: string[]): string | null {
   for (const n of names) {
@@ -128,7 +135,7 @@ export function normalizePayload(text: string, fallbackEvent?: string): Normaliz
   const toolName = str(r, 'tool_name', 'toolName') ?? '';
   const toolInput = record(r, 'tool_input', 'toolInput', 'toolArgs');
   const agentId = str(r, 'agent_id', 'agentId') ?? '';
-  const agentType = str(r, 'agent_type', 'agentType', 'agentName', 'subagent_type') ?? '';
+  const agentType = str(r, ...AGENT_TYPE_FIELDS) ?? '';
   const stopHookActive = bool(r, 'stop_hook_active', 'stopHookActive');
   switch (event) {
     case 'SessionStart':

@@ -12,9 +12,7 @@ export function parseJsonTree(text: string, file: string): Node {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (!root || errors.length > 0 || root.type !== 'object') {
-    const at = errors[0]?.offset ?? 0;
-    const line = text.slice(0, at).split('\n').length;
-    throw new JsonSpliceError(`${file}:${line}: not a JSON object; left as it is`);
+    throw new JsonSpliceError(`${file}:${lineAt(text, errors[0]?.offset ?? 0)}: not a JSON object; left as it is`);
   }
   return root;
 }
@@ -105,4 +103,34 @@ export function nodeAt(root: Node, path: JSONPath): Node | undefined {
 /** The property node (key + value) of an object member. */
 export function propertyOf(valueNode: Node): Node {
   return valueNode.parent && valueNode.parent.type === 'property' ? valueNode.parent : valueNode;
+}
+
+/**
+ * The first key that appears twice in one object, at or under `node`: its path (`hooks.Stop`) and the
+ * offset of its second appearance; null when there is none. JSON readers keep the last of two keys,
+ * while a splice finds the first.
+ */
+export function repeatedKey(node: Node, at: string[] = []): { path: string; offset: number } | null {
+  if (node.type === 'object') {
+    const seen = new Set<string>();
+    for (const prop of node.children ?? []) {
+      const key = String(prop.children?.[0]?.value);
+      if (seen.has(key)) return { path: [...at, key].join('.'), offset: prop.offset };
+      seen.add(key);
+      const value = prop.children?.[1];
+      const inner = value ? repeatedKey(value, [...at, key]) : null;
+      if (inner) return inner;
+    }
+  } else if (node.type === 'array') {
+    for (const [i, item] of (node.children ?? []).entries()) {
+      const inner = repeatedKey(item, [...at.slice(0, -1), `${at[at.length - 1] ?? ''}[${i}]`]);
+      if (inner) return inner;
+    }
+  }
+  return null;
+}
+
+/** The line (from 1) of an offset in `text`. */
+export function lineAt(text: string, offset: number): number {
+  return text.slice(0, offset).split('\n').length;
 }

@@ -14,6 +14,8 @@ import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
+import { AGENT_TYPE_FIELDS } from './hook-payload';
+import { HOOK_PROJECT_ENV, HOST_PROJECT_ENV } from './hook-project';
 
 export const POINTER_DIR = '.gsd-review-loop';
 export const POINTER_FILE = 'bridge';
@@ -32,8 +34,13 @@ const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
 const HOOKS_FILE_NAME = 'gsd-review-loop.json';
 const GITHUB_HOOKS_REL = `.github/hooks/${HOOKS_FILE_NAME}`;
 const JOURNAL = 'commit-journal.json';
-/** The reviewer agent install-hooks writes (hook-install.ts REVIEWER_NAME; not imported: that module imports this one). */
-const REVIEWER = 'gsd-reviewer';
+/**
+ * A payload naming an agent: any of the fields the bridge reads one from, or a `\u` escape (which
+ * may spell such a field or a name in other letters). The shell cannot tell which names the
+ * project's hooks take for a reviewer (`reviewer_agent`, any case, `plugin:name`), so every such
+ * payload goes to the bridge; a main agent's call names none.
+ */
+const NAMES_AN_AGENT = [...AGENT_TYPE_FIELDS.map((f) => `*${f}*`), "*'\\u'*"].join('|');
 
 /**
  * Finds this machine's CLI and a runtime for it, in the order at the top of this file (1-3; PATH is
@@ -67,6 +74,16 @@ for arg in "$@"; do
   case "$prev" in --event) event="$arg" ;; --host) host="$arg" ;; esac
   prev="$arg"
 done
+# The project these hook files belong to, named by where they are installed (\`<project>/.claude/hooks\`,
+# \`<project>/.github/hooks\`; a user-level launcher names none), for the bridge too (hook-project.ts).
+here=""
+case "$0" in
+  */.claude/hooks/*|*/.github/hooks/*) here="\${0%/*/*/*}"; [ -n "$here" ] || here="/" ;;
+  .claude/hooks/*|.github/hooks/*) here="." ;;
+esac
+case "$here" in ""|/*) ;; .) here="$PWD" ;; *) here="$PWD/$here" ;; esac
+[ "$here" = "$HOME" ] && here=""
+if [ -n "$here" ]; then export ${HOOK_PROJECT_ENV}="$here"; else unset ${HOOK_PROJECT_ENV}; fi
 # Copilot CLI runs .claude/settings.json as well as .github/hooks: where our .github/hooks file is
 # installed it answers, and this entry stands aside (one bridge run per event).
 if [ "$host" = claude ] && [ "$COPILOT_CLI" = 1 ]; then
@@ -77,12 +94,21 @@ fi
 # run this for every tool call). Read as the CLI writes the record (JSON, two-space indent): only a
 # record that plainly says "nothing" or "another unit" answers here; anything else goes to the bridge.
 if [ "$event" = PreToolUse ]; then
-  dir="$PWD"; gsd=""
-  while :; do
-    if [ -d "$dir/.gsd" ]; then gsd="$dir/.gsd"; break; fi
-    up="\${dir%/*}"; [ -n "$up" ] || up="/"
-    [ "$up" = "$dir" ] && break
-    dir="$up"
+  # The project as the bridge finds it (hook-project.ts, find-gsd-folder.ts): from the installed
+  # location, the host's project variables, then here, the nearest \`.gsd\` folder, never past a
+  # \`.git\` nor in the home folder.
+  gsd=""
+  for start in "$here" ${HOST_PROJECT_ENV.map((v) => `"$${v}"`).join(' ')} "$PWD"; do
+    dir="$start"
+    while [ -n "$dir" ]; do
+      [ "$dir" = "$HOME" ] && break
+      if [ -d "$dir/.gsd" ]; then gsd="$dir/.gsd"; break; fi
+      [ -e "$dir/.git" ] || [ -L "$dir/.git" ] && break
+      up="\${dir%/*}"; [ -n "$up" ] || up="/"
+      [ "$up" = "$dir" ] && break
+      dir="$up"
+    done
+    [ -n "$gsd" ] && break
   done
   idle=""
   if [ -z "$gsd" ]; then idle=1
@@ -111,13 +137,13 @@ if [ "$event" = PreToolUse ]; then
       } < "$record" 2>/dev/null )
     fi
   fi
-  # Another unit in flight: nothing to guard, unless our reviewer makes the call (Claude Code and
+  # Another unit in flight: nothing to guard, unless a reviewer makes the call (Claude Code and
   # Copilot CLI name the subagent in its payload): a reviewer is held to its review in any cycle.
   if [ "$idle" = 2 ]; then
     idle=1
     if [ ! -t 0 ]; then
       payload=$(cat)
-      case "$payload" in *'"${REVIEWER}"'*) idle=""; feed=1 ;; esac
+      case "$payload" in ${NAMES_AN_AGENT}) idle=""; feed=1 ;; esac
     fi
   fi
   if [ -n "$idle" ]; then [ -n "$feed$payload" ] || [ -t 0 ] || cat >/dev/null; exit 0; fi
@@ -140,6 +166,10 @@ run "$runtime" "$cli" hook "$@"
 export const LAUNCHER_PS1 = `# gsd-review-loop agent-hook launcher for Windows, written by GSD Review Loop's hook install. Safe
 # to commit: it finds this machine's gsd-review CLI and runs \`gsd-review hook\` with the payload.
 $ErrorActionPreference = 'SilentlyContinue'
+# The project these hook files belong to (.github\\hooks in it), for the bridge (hook-project.ts).
+$here = $null
+if ((Split-Path -Leaf $PSScriptRoot) -eq 'hooks' -and (Split-Path -Leaf (Split-Path -Parent $PSScriptRoot)) -eq '.github') { $here = Split-Path -Parent (Split-Path -Parent $PSScriptRoot) }
+if ($here) { $env:${HOOK_PROJECT_ENV} = $here } else { Remove-Item Env:${HOOK_PROJECT_ENV} }
 $cli = $env:GSD_REVIEW_CLI
 $runtime = $null
 $pointer = Join-Path $HOME '${POINTER_DIR}\\${POINTER_FILE}'

@@ -18,10 +18,26 @@ export function tempNameFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.gsd-${process.pid}-${(crypto ??= require('node:crypto') as typeof import('node:crypto')).randomBytes(12).toString('hex')}.tmp`);
 }
 
-/** Creates a new file exclusively with `data` (fails if anything, even a dangling link, is there). */
+/**
+ * `fd` was just created exclusively by the name `file` (a real path): it must be there, not in a
+ * folder a link swapped in on the way. Otherwise the new file (ours, wherever it landed) is removed
+ * and the write refused.
+ */
+function landedWhereMeant(fd: number, file: string): void {
+  const where = pathOfOpened(fd, file);
+  if (where === file) return;
+  if (where !== null) fs.rmSync(where, { force: true });
+  throw new Error(`${path.dirname(file)} changed while we wrote to it (the new file landed at ${where ?? 'an unknown place'}); nothing written`);
+}
+
+/**
+ * Creates a new file exclusively with `data` (fails if anything, even a dangling link, is there).
+ * `file` is a real path: a folder on the way swapped for a link meanwhile refuses the write.
+ */
 export function createExclusive(file: string, data: string | Buffer, mode = 0o644, durable = true): void {
   const fd = fs.openSync(file, CREATE_FLAGS, mode);
   try {
+    landedWhereMeant(fd, file);
     fs.writeFileSync(fd, data);
     if (durable) fs.fsyncSync(fd);
   } finally {
@@ -47,12 +63,7 @@ export function replaceAtomically(real: string, data: string | Buffer, durable =
   const tmp = tempNameFor(real);
   const fd = fs.openSync(tmp, CREATE_FLAGS, mode);
   try {
-    const where = pathOfOpened(fd, tmp);
-    if (where !== tmp) {
-      // Our own file, created exclusively a moment ago, wherever it landed.
-      if (where !== null) fs.rmSync(where, { force: true });
-      throw new Error(`${path.dirname(real)} changed while we wrote to it (the new file landed at ${where ?? 'an unknown place'}); nothing written`);
-    }
+    landedWhereMeant(fd, tmp);
     fs.writeFileSync(fd, data);
     if (durable) fs.fsyncSync(fd);
     fs.renameSync(tmp, real);

@@ -281,6 +281,38 @@ export function openConfined(file: string, flags: number): number | null {
   }
 }
 
+const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens `file` (in a folder of ours under the real `gsdDir`) for appending, created when missing,
+ * never through a link in its last component; and only if what was opened is inside the real `.gsd`:
+ * a folder on the way swapped for a link after it was judged makes the open land elsewhere, and then
+ * the descriptor is closed, a file this call created there is removed, and OutsideGsdError is thrown.
+ */
+export function openConfinedForAppend(gsdDir: string, file: string, mode = 0o644): number {
+  const root = realRoot(path.resolve(gsdDir));
+  let fd: number;
+  let created = false;
+  try {
+    fd = fs.openSync(file, APPEND);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Created by this call alone (another writer creating it too gets EEXIST and opens it as it is).
+    try {
+      fd = fs.openSync(file, APPEND | fs.constants.O_CREAT | fs.constants.O_EXCL, mode);
+      created = true;
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
+      fd = fs.openSync(file, APPEND);
+    }
+  }
+  const where = pathOfOpened(fd, file);
+  if (where !== null && isWithin(root, where)) return fd;
+  fs.closeSync(fd);
+  if (created && where !== null) fs.rmSync(where, { force: true });
+  throw new OutsideGsdError(file, where ?? `${file} (changed while it was opened)`, root);
+}
+
 /** `confine()` for an absolute path whose `.gsd` is found from the path itself. */
 export function confineInGsd(file: string): { gsdDir: string; real: string } {
   const gsdDir = gsdRootOf(file);

@@ -29,11 +29,16 @@ export function runtimeDir(gsdDir: string): string {
 
 const IGNORE_ALL = '# Written by GSD Review Loop: runtime files of this machine, never committed.\n*\n';
 
+/** What link() says on a file system without hard links (FAT, exFAT: EPERM; some network ones: the others). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
 /**
  * Puts our `.gitignore` in place whole: written under a temp name, then linked to its name (which
  * fails if anything, even a dangling link, is there: two processes starting at once do not both
  * write, and a planted link is never written through). A write that fails (a full disk) leaves no
- * `.gitignore` at all, so the next write of ours tries again.
+ * `.gitignore` at all, so the next write of ours tries again. Where the file system has no hard
+ * links (a FAT drive), it is created under its own name, exclusively: a write cut short there leaves
+ * a short one, which ensureRuntimeDir replaces.
  */
 function placeIgnore(ignore: string): void {
   const tmp = tempNameFor(ignore);
@@ -42,7 +47,14 @@ function placeIgnore(ignore: string): void {
     try {
       fs.linkSync(tmp, ignore);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') return;
+      if (!NO_HARD_LINKS.has(code)) throw error;
+      try {
+        createExclusive(ignore, IGNORE_ALL);
+      } catch (again) {
+        if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
+      }
     }
   } finally {
     fs.rmSync(tmp, { force: true });

@@ -5,7 +5,7 @@
 // Which file that is: preferences-files.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyFileChanges, revertFileChanges, type FileChange, type ReadFile } from '../agent-hooks/file-changes';
+import type { FileChange, ReadFile } from '../agent-hooks/file-changes';
 import { GATE_HOOK_NAME } from './gate-hook';
 import { GATE_LAUNCHER_SH, gateLauncherFile } from './gate-launcher';
 import { GUARD_EXTENSION_JS, guardExtensionFile } from './gate-guard-extension';
@@ -146,14 +146,3 @@ export function planGateUninstall(o: GateInstallOptions, read: ReadFile): GatePl
   return plan;
 }
 
-/**
- * Applies a plan all or nothing: the review gate is its entries, its guard and its launcher
- * together, so when one file cannot be written (a link out of `.gsd`, a file changed since the
- * preview) those written are taken back.
- */
-export function applyGatePlan(changes: readonly FileChange[], home: string): { applied: FileChange[]; conflicts: string[] } {
-  const result = applyFileChanges(changes, home);
-  if (result.conflicts.length === 0) return result;
-  const undone = revertFileChanges(result.applied, home);
-  return { applied: [], conflicts: [...result.conflicts, ...undone.conflicts.map((c) => `taking back: ${c}`), 'nothing of the review gate was installed'] };
-}

@@ -14,7 +14,7 @@ import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agen
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { readGateConfig } from '../../core/successor-gate/gate-config';
-import { applyGatePlan, planGateInstall } from '../../core/successor-gate/gate-install';
+import { planGateInstall } from '../../core/successor-gate/gate-install';
 import { writeGateLauncher } from '../../core/successor-gate/gate-launcher';
 import { detectProjectKind } from '../../core/successor/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
@@ -140,8 +140,12 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   }
   if (confirm && !(await previewAndDecide(root, changes, skipped, notes))) return undefined;
   const { applied, conflicts } = applyFileChanges(changes);
-  for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
   const files = applied.map((c) => path.relative(root, c.file));
+  if (conflicts.length) {
+    // All or nothing: what was written before the failing file was taken back (conflicts say if not all).
+    for (const c of conflicts) void vscode.window.showWarningMessage(`GSD: ${c}`);
+    return files;
+  }
   // One short message: what was installed; a word about this VS Code only when it matters here.
   const hostNames = chosen.map((h) => (h === 'vscode' ? vscode.l10n.t('VS Code agent and Copilot CLI') : h === 'claude' ? 'Claude Code' : 'Copilot CLI')).join(', ');
   const caveat = !chosen.includes('vscode')
@@ -156,7 +160,9 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
   void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks installed for {0} ({1} files).', hostNames, files.length) + caveat, open, undo).then(async (choice) => {
     if (choice === undo) {
       const undone = revertFileChanges(applied);
-      void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: agent hooks removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: agent hooks removed again.'));
+      // All or nothing (applyFileChanges): a file changed since leaves the hooks installed, whole.
+      if (undone.conflicts.length) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the agent hooks were not removed: {0}', undone.conflicts.join('; ')));
+      else void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks removed again.'));
     } else if (choice === open && applied[0]) {
       await vscode.window.showTextDocument(vscode.Uri.file(applied.find((c) => c.file.endsWith('.json'))?.file ?? applied[0].file));
     }
@@ -221,7 +227,8 @@ export async function installGate(handle: ProjectHandle, cliPath: string, scope?
   }
   const intro = vscode.l10n.t("GSD's review gate: after each execute-task in auto mode, GSD runs a review session whose reviewer runs gsd-review gate (blocking, up to 5 cycles); the verdict decides whether GSD re-runs the task. Only GSD's auto mode runs post-unit hooks, not /gsd next.");
   if (!(await previewAndDecide(root, plan.changes, plan.skipped, plan.notes, intro))) return undefined;
-  const { applied, conflicts } = applyGatePlan(plan.changes, home);
+  // All or nothing: the gate is its entries, its guard and its launcher together.
+  const { applied, conflicts } = applyFileChanges(plan.changes, home);
   if (conflicts.length > 0) {
     void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the review gate was not installed: {0}', conflicts.join('; ')));
     return undefined;

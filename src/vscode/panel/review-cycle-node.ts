@@ -6,6 +6,7 @@ import { gsdReviewInDatabase, gsdReviewLabel } from '../successor/successor-pane
 import { GSD_REVIEW_CONTEXT, reviewCycleContext } from './context-values';
 import { reviewCycleNodeId } from './node-ids';
 import { md, openAt, PanelNode, type TaskOwner } from './panel-node';
+import { boundedList } from './tooltip-list';
 
 export class ReviewCycleNode extends PanelNode {
   readonly id: string;
@@ -30,7 +31,7 @@ export class ReviewCycleNode extends PanelNode {
     if (!r) return item;
     item.iconPath = r.passed ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
     item.description = vscode.l10n.t('{0} · {1} open · {2} resolved', r.passed ? vscode.l10n.t('passed') : r.verdict === 'approved' ? vscode.l10n.t('approved with open issues') : vscode.l10n.t('changes requested'), r.openIssues.length, r.resolvedIssues.length);
-    const issues = r.openIssues.map((i) => `- ${i.severity ? `**${i.severity}** ` : ''}${i.location ? `\`${i.location}\` ` : ''}${i.text}`).join('\n');
+    const issues = boundedList(r.openIssues, (i) => `- ${i.severity ? `**${i.severity}** ` : ''}${i.location ? `\`${i.location}\` ` : ''}${i.text}`, (n) => vscode.l10n.t('- … and {0} more (see the review)', n)).join('\n');
     item.tooltip = md(`${vscode.l10n.t('**{0} review, cycle {1}**: {2}', this.task.tid, r.cycle, r.verdict ?? vscode.l10n.t('no verdict'))}\n\n${issues || vscode.l10n.t('No open issues.')}\n\n${path.basename(r.file)}`);
     item.command = openAt(r.file);
     item.resourceUri = vscode.Uri.file(r.file);

@@ -3,6 +3,7 @@
 // everything about its review in the tooltip. No vscode import, so unit tests read it directly.
 import type { ReviewLoopTaskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
 import type { TaskEntry } from '../../core/model/types';
+import { boundedList } from './tooltip-list';
 
 export interface NextUnitRef {
   unitType: string;
@@ -106,13 +107,13 @@ export function presentTask(
   const last = t.reviews[t.reviews.length - 1];
   if (last && last.openIssues.length) {
     lines.push('', tr('**Open issues** (review cycle {0}):', last.cycle));
-    for (const i of last.openIssues) lines.push(`- ${i.severity ? `**${esc(i.severity)}** ` : ''}${i.location ? `\`${i.location.replace(/`/g, '')}\` ` : ''}${esc(i.text)}`);
+    lines.push(...boundedList(last.openIssues, (i) => `- ${i.severity ? `**${esc(i.severity)}** ` : ''}${i.location ? `\`${i.location.replace(/`/g, '')}\` ` : ''}${esc(i.text)}`, (n) => tr('- … and {0} more (see the review)', n)));
   } else if (last) {
     lines.push('', tr('No open issues in review cycle {0}.', last.cycle));
   }
   if (t.pendingActions.length) {
     lines.push('', tr('**Pending actions** ({0}):', t.pendingActions.length));
-    for (const a of t.pendingActions) lines.push(`- ${esc(a.text)}`);
+    lines.push(...boundedList(t.pendingActions, (a) => `- ${esc(a.text)}`, (n) => tr('- … and {0} more', n)));
   }
   if (t.completedAt) lines.push('', tr('Completed {0}', date(t.completedAt)));
   return { label, description, tooltip: lines.join('\n') };

@@ -12,9 +12,16 @@ export type ProblemsScope = 'unitInFlight' | 'all' | 'off';
 
 const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information } as const;
 
-function diagnosticOf(f: ReviewFinding): { file: string; diagnostic: vscode.Diagnostic } {
-  // A place that is gone (a stat, for the few findings shown) is listed on the review, as the threads do.
-  const placed = f.file !== null && f.location?.line !== null && fs.existsSync(f.file);
+/**
+ * The most entries one file gets, as VS Code's own limit (it sends no more of one file to the
+ * Problems panel); past it, one entry says how many are not listed. A review of 50,000 findings
+ * made 50,000 entries and a stat each, again on every state change.
+ */
+export const MAX_PROBLEMS_PER_FILE = 1000;
+
+function diagnosticOf(f: ReviewFinding, exists: (file: string) => boolean): { file: string; diagnostic: vscode.Diagnostic } {
+  // A place that is gone (a stat per file) is listed on the review, as the threads do.
+  const placed = f.file !== null && f.location?.line !== null && exists(f.file);
   const file = placed ? f.file! : f.reviewFile;
   const line = Math.max(0, (placed ? f.location!.line! : f.reviewLine || 1) - 1);
   const message = `${f.severity ? `${f.severity}: ` : ''}${f.text} (${f.taskId}, review cycle ${f.cycle})`;
@@ -35,18 +42,31 @@ export class FindingProblems implements vscode.Disposable, vscode.CodeActionProv
   /** `inFlight`: each project's task in flight (unit-in-flight.ts), for the default scope. */
   update(projects: ReadonlyArray<{ inFlight: string | null; index: FindingIndex }>, scope: ProblemsScope): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
+    const left = new Map<string, number>();
     const keys: string[] = [];
+    const stats = new Map<string, boolean>();
+    const exists = (file: string): boolean => {
+      let known = stats.get(file);
+      if (known === undefined) stats.set(file, (known = fs.existsSync(file)));
+      return known;
+    };
     if (scope !== 'off') {
       for (const { inFlight, index } of projects) {
         for (const f of index.all) {
           if (f.resolved || (scope === 'unitInFlight' && f.unitId !== inFlight)) continue;
           keys.push(f.key);
-          const { file, diagnostic } = diagnosticOf(f);
+          const { file, diagnostic } = diagnosticOf(f, exists);
           const list = byFile.get(file);
-          if (list) list.push(diagnostic);
-          else byFile.set(file, [diagnostic]);
+          if (!list) byFile.set(file, [diagnostic]);
+          else if (list.length < MAX_PROBLEMS_PER_FILE) list.push(diagnostic);
+          else left.set(file, (left.get(file) ?? 0) + 1);
         }
       }
+    }
+    for (const [file, count] of left) {
+      const more = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), vscode.l10n.t('{0} more review findings on this file are not listed here (at most {1} are).', count.toLocaleString(vscode.env.language), MAX_PROBLEMS_PER_FILE.toLocaleString(vscode.env.language)), vscode.DiagnosticSeverity.Information);
+      more.source = FINDINGS_SOURCE;
+      byFile.get(file)!.push(more);
     }
     const signature = keys.join('\n');
     if (signature === this.signature) return;

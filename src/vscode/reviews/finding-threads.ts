@@ -11,6 +11,13 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 
 export const FINDINGS_CONTROLLER = 'gsdReviewLoop.findings';
 
+/**
+ * The most threads one document gets; past it, one more thread at its first line says how many of
+ * the review's findings are not shown there. A review naming 50,000 places in one file took 9 s to
+ * paint in the extension host alone (VS Code 1.100.3) and left 50,000 threads for the editor to draw.
+ */
+export const MAX_THREADS_PER_DOCUMENT = 200;
+
 interface Painted {
   thread: vscode.CommentThread;
   finding: ReviewFinding;
@@ -44,6 +51,8 @@ export class FindingThreads implements vscode.Disposable {
   /** Edits made in the editor since each document with findings was first painted, and its lines then. */
   private readonly edits = new Map<string, LineEdit[]>();
   private readonly texts = new Map<string, string[]>();
+  /** The thread saying how many findings a document does not show (MAX_THREADS_PER_DOCUMENT), by document path. */
+  private readonly overflow = new Map<string, vscode.CommentThread>();
   private readonly subscriptions: vscode.Disposable[] = [this.controller];
 
   constructor(private readonly workspace: GsdWorkspace) {
@@ -76,6 +85,11 @@ export class FindingThreads implements vscode.Disposable {
     return [...(this.painted.get(file)?.values() ?? [])].map(({ thread, finding, handle }) => ({ thread, finding, handle }));
   }
 
+  /** The thread saying how many findings are not shown on a document, if there is one. */
+  overflowOf(file: string): vscode.CommentThread | undefined {
+    return this.overflow.get(file);
+  }
+
   /** The finding a thread shows (the thread commands receive the thread). */
   findingOf(thread: vscode.CommentThread): FindingThread | undefined {
     for (const byKey of this.painted.values()) for (const p of byKey.values()) if (p.thread === thread) return p;
@@ -101,6 +115,8 @@ export class FindingThreads implements vscode.Disposable {
   private repaintAll(): void {
     for (const byKey of this.painted.values()) for (const p of byKey.values()) p.thread.dispose();
     this.painted.clear();
+    for (const t of this.overflow.values()) t.dispose();
+    this.overflow.clear();
     this.paintVisible();
   }
 
@@ -117,9 +133,17 @@ export class FindingThreads implements vscode.Disposable {
       for (const f of index.byReview.get(file) ?? []) out.push({ finding: f, handle, line: Math.max(0, f.reviewLine - 1), note: unplacedNote(f, null) });
       if (!index.byReview.has(file) && !this.isReviewFile(index, file)) continue;
       // Placed findings of this review whose file is gone, or too short: kept here with a note.
+      // Each file looked at once (a review may name the same file 50,000 times).
+      const known = new Map<string, { open: vscode.TextDocument | undefined; exists: boolean }>();
       for (const f of index.all) {
         if (f.reviewFile !== file || !f.file || f.reviewLine < 1) continue;
-        const missing = this.missingPlace(f);
+        let place = known.get(f.file);
+        if (!place) {
+          const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === f.file);
+          place = { open, exists: open !== undefined || mtime(f.file) !== null };
+          known.set(f.file, place);
+        }
+        const missing = !place.exists ? 'file' : place.open && f.location!.line !== null && f.location!.line > place.open.lineCount ? 'line' : null;
         if (missing) out.push({ finding: f, handle, line: f.reviewLine - 1, note: unplacedNote(f, missing) });
       }
     }
@@ -135,13 +159,6 @@ export class FindingThreads implements vscode.Disposable {
     return /-CODE-REVIEW(-C\d+)?\.md$/i.test(file) && index.all.some((f) => f.reviewFile === file);
   }
 
-  /** Whether a placed finding's place is gone: a stat, and the line count of an open document only. */
-  private missingPlace(f: ReviewFinding): 'file' | 'line' | null {
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === f.file);
-    if (open) return f.location!.line !== null && f.location!.line > open.lineCount ? 'line' : null;
-    return mtime(f.file!) === null ? 'file' : null;
-  }
-
   private paint(doc: vscode.TextDocument): void {
     const file = doc.uri.fsPath;
     if (!this.texts.has(file) && this.placedOn(file)) this.texts.set(file, doc.getText().split(/\r?\n/));
@@ -150,7 +167,9 @@ export class FindingThreads implements vscode.Disposable {
     const edits = this.edits.get(file) ?? [];
     const reviewTimes = new Map<string, number | null>();
     const fileTime = mtime(file);
-    for (const { finding, handle, line, note } of this.wanted(doc)) {
+    const wanted = this.wanted(doc);
+    this.paintOverflow(doc, wanted.length - MAX_THREADS_PER_DOCUMENT);
+    for (const { finding, handle, line, note } of wanted.slice(0, MAX_THREADS_PER_DOCUMENT)) {
       const writable = this.writable(handle);
       if (!reviewTimes.has(finding.reviewFile)) reviewTimes.set(finding.reviewFile, mtime(finding.reviewFile));
       const reviewTime = reviewTimes.get(finding.reviewFile) ?? null;
@@ -175,6 +194,28 @@ export class FindingThreads implements vscode.Disposable {
     for (const gone of before.values()) gone.thread.dispose();
     if (after.size > 0) this.painted.set(file, after);
     else this.painted.delete(file);
+  }
+
+  /** The thread at the document's first line saying how many findings it does not show (none when `more` ≤ 0). */
+  private paintOverflow(doc: vscode.TextDocument, more: number): void {
+    const file = doc.uri.fsPath;
+    let thread = this.overflow.get(file);
+    if (more <= 0) {
+      thread?.dispose();
+      this.overflow.delete(file);
+      return;
+    }
+    if (!thread) {
+      thread = this.controller.createCommentThread(doc.uri, new vscode.Range(0, 0, 0, 0), []);
+      this.overflow.set(file, thread);
+    }
+    const count = more.toLocaleString(vscode.env.language);
+    const body = new vscode.MarkdownString(vscode.l10n.t('The review names {0} more findings on this file than the {1} shown here. Open the review to read them all.', count, MAX_THREADS_PER_DOCUMENT));
+    thread.comments = [{ body, mode: vscode.CommentMode.Preview, author: { name: 'GSD review' } }];
+    thread.label = vscode.l10n.t('{0} more findings', count);
+    thread.canReply = false;
+    thread.contextValue = 'gsdReviewLoop.finding.more';
+    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
   }
 
   private dress(thread: vscode.CommentThread, f: ReviewFinding, writable: boolean, note: string | null, moved: boolean): void {
@@ -231,6 +272,8 @@ export class FindingThreads implements vscode.Disposable {
   private forget(file: string): void {
     this.edits.delete(file);
     this.texts.delete(file);
+    this.overflow.get(file)?.dispose();
+    this.overflow.delete(file);
     const byKey = this.painted.get(file);
     if (!byKey) return;
     for (const p of byKey.values()) p.thread.dispose();
@@ -240,6 +283,8 @@ export class FindingThreads implements vscode.Disposable {
   dispose(): void {
     for (const byKey of this.painted.values()) for (const p of byKey.values()) p.thread.dispose();
     this.painted.clear();
+    for (const t of this.overflow.values()) t.dispose();
+    this.overflow.clear();
     for (const s of this.subscriptions) s.dispose();
   }
 }

@@ -60,7 +60,8 @@ describe('agent hooks from VS Code', () => {
   it('GSD: Install Agent Hooks writes the hook file, its launcher and the reviewer agent; the machine-specific part goes to the home folder', async () => {
     const written = await api.installAgentHooks(api.workspace.list()[0]);
     const hooksDir = path.join('.github', 'hooks');
-    assert.deepEqual(written, [path.join(hooksDir, 'gsd-review-loop.sh'), path.join(hooksDir, 'gsd-review-loop.ps1'), path.join(hooksDir, 'gsd-review-loop.json'), path.join('.github', 'agents', 'gsd-reviewer.agent.md')]);
+    // In the order written: the launchers, the agent, then the hook file that runs them (hook-install.ts).
+    assert.deepEqual(written, [path.join(hooksDir, 'gsd-review-loop.sh'), path.join(hooksDir, 'gsd-review-loop.ps1'), path.join('.github', 'agents', 'gsd-reviewer.agent.md'), path.join(hooksDir, 'gsd-review-loop.json')]);
     const text = fs.readFileSync(path.join(root, hooksDir, 'gsd-review-loop.json'), 'utf8');
     const hooks = JSON.parse(text);
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
