@@ -7,6 +7,7 @@ import { runAgentHook } from '../core/agent-hooks/hook-bridge';
 import { MAX_PAYLOAD_BYTES, UNREAD_PAYLOAD_NOTE, unreadPayloadAnswer } from '../core/agent-hooks/fail-closed';
 import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
 import { writeAnswer } from './process-exit';
+import { readStdinBounded } from './read-stdin';
 
 export interface HookCliOptions {
   root?: string;
@@ -17,26 +18,10 @@ export interface HookCliOptions {
   builtins: readonly BuiltinHook[];
 }
 
-function readStdin(): Promise<string | null> {
-  return new Promise((resolve) => {
-    if (process.stdin.isTTY) return resolve(null);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_PAYLOAD_BYTES) tooBig = true;
-      else chunks.push(c);
-    });
-    process.stdin.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', () => resolve(null));
-  });
-}
-
 export async function runHookCommand(o: HookCliOptions): Promise<number> {
   // dist/hook.js has read the payload already when it hands over to the full CLI.
   const handed = (globalThis as Record<symbol, unknown>)[HOOK_PAYLOAD];
-  const text = typeof handed === 'string' ? (handed.length > MAX_PAYLOAD_BYTES ? null : handed) : await readStdin();
+  const text = typeof handed === 'string' ? (handed.length > MAX_PAYLOAD_BYTES ? null : handed) : await readStdinBounded(MAX_PAYLOAD_BYTES);
   const host = isAgentHost(o.host) ? o.host : null;
   if (text === null) {
     // The small entry's rule: a tool call during a review is asked, not let through unread.
