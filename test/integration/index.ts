@@ -7,6 +7,8 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { setReporter } from './helpers/report';
 import { rememberSample } from './helpers/sample';
+// The shared outcomes reporter is CommonJS (mocha loads it by path in the other runs).
+const { collectOutcomes } = require('../mocha-outcomes-reporter.cjs') as { collectOutcomes(runner: Mocha.Runner, label: string): void };
 
 /** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one, a successor one. */
 function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' | 'successor' {
@@ -74,5 +76,7 @@ export async function run(): Promise<void> {
       else resolve();
     });
     if (current) runner.on('test', (test) => fs.writeFileSync(current, test.fullTitle()));
+    // Each test's outcome, for `npm test`'s list of what was skipped (and why) or passed only on a retry.
+    collectOutcomes(runner, `integration ${kind}, VS Code ${vscode.version}`);
   });
 }

@@ -11,6 +11,7 @@ import type { HostDriver } from '../hosts/driver';
 import { startScriptedModel, userTexts, type ModelRequest, type ScriptedModel } from '../scripted-model/server';
 import { conversations, hookMessages, isCompaction, toolResults, transcript } from './observe';
 import { EXECUTE_PROMPT, reviewLoopScript, SOURCES, STOPPED_EARLY, summary, T02_SOURCE, T02_SUMMARY, type LoopOptions } from './review-loop-script';
+import { skipBecause } from '../../shared/skip-because';
 
 const REVIEW_FILE = `${S02_TASKS}/T02-CODE-REVIEW.md`;
 
@@ -127,8 +128,7 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     it(title, async function () {
       const why = notes.pending?.[title];
       if (why) {
-        console.log(`  pending in ${driver.title}: ${why}`);
-        this.skip();
+        skipBecause(this, `pending in ${driver.title}: ${why}`);
       }
       await body();
     });

@@ -15,6 +15,7 @@ import { labelOf } from '../helpers/extension';
 import { freshSample } from '../helpers/sample';
 import { captureWorkbench } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
+import { skipBecause } from '../../shared/skip-because';
 
 const M2 = 'M002-k7q2xz';
 
@@ -145,8 +146,7 @@ describe('a GSD-2 database project in the panel: review cycles and a review that
   it('in escalating-task the finished task whose fix is due reads "review waits", its tooltip says why (needs node:sqlite in the host)', async function () {
     if (!hostHasSqlite()) {
       // The markdown has no escalations: only the database says GSD waits for the user.
-      console.log('      skipped: escalations live only in gsd.db, which this host (no node:sqlite) cannot read');
-      return this.skip();
+      return skipBecause(this, 'escalations live only in gsd.db, which this host (no node:sqlite) cannot read');
     }
     for (const f of ['gsd.db', 'gsd.db-wal', 'gsd.db-shm']) fs.rmSync(path.join(gsd, f), { force: true });
     // T02 finished, its review asked for fixes, and it asked the user to choose: the fix waits for the answer.

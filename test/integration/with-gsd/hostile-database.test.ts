@@ -12,6 +12,7 @@ import { COMMANDS, SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions
 import { activateExtension } from '../helpers/extension';
 import { captureWorkbench } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
+import { skipBecause } from '../../shared/skip-because';
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -27,7 +28,7 @@ describe('a gsd.db with an endless view in place of schema_version', () => {
     try {
       sqlite = require('node:sqlite');
     } catch {
-      return this.skip();
+      return skipBecause(this, `this host's Node ${process.versions.node} has no node:sqlite to write the hostile gsd.db`);
     }
     const api = await activateExtension();
     const handle = api.workspace.list()[0];

@@ -11,6 +11,7 @@ import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
 import { snapshotTree } from '../../unit/helpers/folder-snapshot';
+import { skipBecause } from '../../shared/skip-because';
 
 const M2 = 'M002-k7q2xz';
 
@@ -53,7 +54,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       if (!view || view.seen['GSD: Next Unit']) break;
     }
-    if (!view) return this.skip();
+    if (!view) return skipBecause(this, 'no screenshot: the test runner does not drive this workbench (GSD_WORKBENCH_BRIDGE unset)');
     assert.deepEqual(Object.values(view.seen), [true]);
   });
 
