@@ -221,6 +221,10 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
       assert.match(unit.stderr, warned, `the terminal dispatch did not warn that the guard will not run: ${unit.stderr}`);
       assert.match(unit.stderr, /install-hooks --host copilot-cli --user/);
       assert.ok(userTexts(revs[0]).some((t) => warned.test(t)), 'the prompt the host sent its model did not carry the warning');
+      // What the host did, which the warning was about: it ran none of our hooks (the bridge logs every
+      // event it answers), and the reviewer's edit of the source went through.
+      assert.equal((c.world.read('.gsd/gsd-review-loop/hooks.jsonl') ?? '').trim(), '', 'a hook of ours ran in the folder Copilot CLI does not trust');
+      assert.match(c.world.read(T02_SOURCE) ?? '', /\/\* reviewed \*\//, "the reviewer's edit did not reach the source: then the guard ran after all, and the warning was wrong");
       return;
     }
     assert.doesNotMatch(unit.stderr, warned, 'a warning where the guard holds');
