@@ -16,6 +16,7 @@ import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
+import { acceptPickUntilPreview } from '../helpers/install-preview';
 
 const UNIT = 'M001/S02/T02';
 const KEY = `gsd-review-loop/execute-task/${UNIT}`;
@@ -191,14 +192,7 @@ describe("GSD: Install Agent Hooks on a successor project installs our review ga
     const { result, messages } = await notificationsDuring(async () => {
       const installing = vscode.commands.executeCommand<string[] | undefined>('gsdReviewLoop.installAgentHooks');
       // The scope pick: "for this project" is first.
-      await new Promise((r) => setTimeout(r, 500));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      let preview: vscode.TextDocument | undefined;
-      for (let i = 0; i < 100 && !preview; i++) {
-        preview = vscode.window.activeTextEditor?.document;
-        if (preview?.uri.scheme !== 'gsd-hooks-preview') preview = undefined;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const preview = await acceptPickUntilPreview();
       assert.ok(preview, 'the preview is the active editor');
       const text = preview.getText();
       assert.match(text, /^GSD's review gate: after each execute-task in auto mode/m);

@@ -11,6 +11,7 @@ import { captureWorkbench } from '../helpers/workbench';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { skipBecause } from '../../shared/skip-because';
+import { acceptPickUntilPreview } from '../helpers/install-preview';
 
 describe('agent hooks from VS Code', () => {
   let api: GsdExtensionApi;
@@ -25,14 +26,7 @@ describe('agent hooks from VS Code', () => {
     const { result, messages } = await notificationsDuring(async () => {
       const installing = vscode.commands.executeCommand<string[] | undefined>('gsdReviewLoop.installAgentHooks');
       // The hosts pick: VS Code's agent is picked already.
-      await new Promise((r) => setTimeout(r, 500));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      let preview: vscode.TextDocument | undefined;
-      for (let i = 0; i < 100 && !preview; i++) {
-        preview = vscode.window.activeTextEditor?.document;
-        if (preview?.uri.scheme !== 'gsd-hooks-preview') preview = undefined;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const preview = await acceptPickUntilPreview();
       assert.ok(preview, 'the preview is the active editor');
       assert.equal(preview.languageId, 'markdown');
       const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri)) ?? [];
