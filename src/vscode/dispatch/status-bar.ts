@@ -88,13 +88,22 @@ export class GsdStatusBar extends Owner {
       return;
     }
     this.item.accessibilityInformation = undefined;
-    const preview = this.workspace.nextUnit(handle);
-    if (!preview) {
+    // Only a decision worked out from the project as it is now: never one from before the last
+    // dispatch, completion, cancel or file change.
+    const next = this.workspace.nextUnitNow(handle);
+    if (next.status === 'working') {
+      this.item.text = `$(sync~spin) GSD: ${where}${vscode.l10n.t('working out the next unit…')}`;
+      this.item.tooltip = vscode.l10n.t('The project changed: working out the unit GSD: Next Unit would dispatch.');
+      this.item.show();
+      return;
+    }
+    if (next.status === 'failed') {
       this.item.text = `$(warning) GSD: ${where}${state.phase}`;
       this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
       this.item.show();
       return;
     }
+    const preview = next.outcome;
     const d = preview.decision;
     this.item.text = d ? `$(play-circle) GSD: ${where}${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${where}${state.phase}`;
     this.item.tooltip = new vscode.MarkdownString(
