@@ -30,6 +30,16 @@ export interface NextUnitResult {
   handOff?: HandOffShown;
 }
 
+/** The unit the status bar named when it was clicked: the click dispatches that unit or nothing. */
+export interface ShownUnit {
+  unitType: string;
+  unitId: string;
+}
+
+function isShownUnit(value: unknown): value is ShownUnit {
+  return typeof value === 'object' && value !== null && typeof (value as ShownUnit).unitType === 'string' && typeof (value as ShownUnit).unitId === 'string';
+}
+
 /** The project of the active editor's file, when it belongs to one. */
 export function projectOfActiveEditor(workspace: GsdWorkspace): ProjectHandle | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
@@ -118,7 +128,12 @@ async function deliver(
   return { outcome, target: sent };
 }
 
-export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri): Promise<NextUnitResult | undefined> {
+/**
+ * `shown`: the unit the status bar named when it was clicked. When the project has moved on since
+ * (the decision now is another unit), nothing is dispatched: the bar is shown again with the new
+ * unit, and a notification says so.
+ */
+export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri, shown?: ShownUnit): Promise<NextUnitResult | undefined> {
   const handle = await pickProject(workspace, hint);
   if (!handle) {
     void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
@@ -137,6 +152,12 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   const preview = await handle.engine.preview(runOptions(log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
+  if (shown && (d?.unitType !== shown.unitType || d?.unitId !== shown.unitId)) {
+    const now = d ? unitName(d) : vscode.l10n.t('nothing to dispatch ({0})', preview.blocker ?? state.nextAction);
+    log.info(`the status bar showed ${unitName(shown)}, the next unit is now ${d ? unitName(d) : 'none'}: nothing dispatched`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('GSD: nothing dispatched: the project changed since the status bar showed {0}. The next unit is now {1}.', unitName(shown), now));
+    return { phase: preview.phase, nextAction: preview.blocker ?? state.nextAction, outcome: preview, target: null };
+  }
   if (!d) {
     const why = preview.blocker ?? state.nextAction;
     void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
@@ -250,8 +271,9 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
     const flying = workspace.list().filter((h) => inFlight.of(h));
     return flying.length === 1 && !projectOfActiveEditor(workspace) ? flying[0] : pickProject(workspace, undefined, placeHolder);
   };
-  const next = async (uri?: vscode.Uri) => {
-    const result = await runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined);
+  // From the explorer or an editor: the file's URI; from the status bar: the unit it showed.
+  const next = async (arg?: unknown) => {
+    const result = await runNextUnit(workspace, log, arg instanceof vscode.Uri ? arg : undefined, isShownUnit(arg) ? arg : undefined);
     inFlight.checkAll();
     return result;
   };

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS, STATUS_BAR_ITEM } from '../contributions/contribution-ids';
 import { Owner } from '../lifecycle/owner';
-import { projectOfActiveEditor } from './next-unit-command';
+import { projectOfActiveEditor, type ShownUnit } from './next-unit-command';
 import { dispatchedAgo, unitName, type UnitsInFlight } from './units-in-flight';
 
 const IN_FLIGHT_ACTIONS = [COMMANDS.completeUnit, COMMANDS.cancelUnit, COMMANDS.openUnitPrompt];
@@ -20,7 +20,6 @@ export class GsdStatusBar extends Owner {
   ) {
     super();
     this.item.name = 'GSD';
-    this.item.command = COMMANDS.nextUnit;
     const render = () => this.render();
     this.own(workspace.onDidChangeNextUnit(render));
     this.own(workspace.onDidChangeProjects(render));
@@ -32,6 +31,12 @@ export class GsdStatusBar extends Owner {
   /** Text shown now, for tests. */
   get text(): string {
     return this.item.text;
+  }
+
+  /** What a click runs now (command and arguments), for tests: a click runs exactly this. */
+  get command(): vscode.Command | undefined {
+    const c = this.item.command;
+    return typeof c === 'string' ? { command: c, title: '' } : c;
   }
 
   /** Tooltip shown now (markdown), for tests. */
@@ -66,6 +71,7 @@ export class GsdStatusBar extends Owner {
       // GSD's successor decides its own next unit; the click hands Next Unit over to it.
       // The lock says read-only; the panel's header row says it in words (once).
       this.item.text = `$(lock) GSD: ${where}${state.phase}`;
+      this.item.command = COMMANDS.nextUnit;
       this.item.tooltip = new vscode.MarkdownString(heading + vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi), shown read-only. Click: GSD runs its next unit.", state.phase));
       this.item.show();
       return;
@@ -74,6 +80,7 @@ export class GsdStatusBar extends Owner {
     if (flying) {
       const ago = dispatchedAgo(flying);
       this.item.text = `$(watch) GSD: ${where}${flying.unitType} ${flying.unitId.split('/').pop()} · ${ago}`;
+      this.item.command = COMMANDS.nextUnit;
       const tip = new vscode.MarkdownString(
         heading +
           vscode.l10n.t('**In flight:** `{0}` {1}, dispatched {2}.', flying.unitType, flying.unitId, ago) +
@@ -88,24 +95,28 @@ export class GsdStatusBar extends Owner {
       return;
     }
     this.item.accessibilityInformation = undefined;
-    // Only a decision worked out from the project as it is now: never one from before the last
-    // dispatch, completion, cancel or file change.
+    // The unit named here and the one a click dispatches come from the same decision, worked out
+    // from the project as it is now: a click carries the unit it was shown, and Next Unit
+    // dispatches nothing else (next-unit-command.ts).
     const next = this.workspace.nextUnitNow(handle);
     if (next.status === 'working') {
       this.item.text = `$(sync~spin) GSD: ${where}${vscode.l10n.t('working out the next unit…')}`;
       this.item.tooltip = vscode.l10n.t('The project changed: working out the unit GSD: Next Unit would dispatch.');
+      this.item.command = COMMANDS.nextUnit;
       this.item.show();
       return;
     }
     if (next.status === 'failed') {
       this.item.text = `$(warning) GSD: ${where}${state.phase}`;
       this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
+      this.item.command = COMMANDS.nextUnit;
       this.item.show();
       return;
     }
     const preview = next.outcome;
     const d = preview.decision;
     this.item.text = d ? `$(play-circle) GSD: ${where}${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${where}${state.phase}`;
+    this.item.command = d ? { command: COMMANDS.nextUnit, title: vscode.l10n.t('GSD: Next Unit'), arguments: [{ unitType: d.unitType, unitId: d.unitId } satisfies ShownUnit] } : COMMANDS.nextUnit;
     this.item.tooltip = new vscode.MarkdownString(
       heading +
         (d

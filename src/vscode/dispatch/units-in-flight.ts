@@ -66,7 +66,7 @@ export class UnitsInFlight extends Owner {
 }
 
 /** "execute-task M001/S01/T02". */
-export function unitName(r: Pick<DispatchRecord, 'unitType' | 'unitId'>): string {
+export function unitName(r: { unitType: string; unitId: string }): string {
   return `${r.unitType} ${r.unitId}`;
 }
 
