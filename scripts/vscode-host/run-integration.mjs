@@ -219,6 +219,13 @@ function sideBarRows(page) {
     .catch(() => []);
 }
 
+/** The texts of the status bar's GSD items, as drawn (icons are glyphs, not text). */
+function statusBarTexts(page) {
+  return page
+    .$$eval('.part.statusbar .statusbar-item', (items) => items.map((i) => (i.textContent ?? '').replace(/\s+/g, ' ').trim()).filter((t) => t.startsWith('GSD')))
+    .catch(() => []);
+}
+
 /** A test asked for a screenshot of the real workbench and for which texts the page shows. */
 async function answerWorkbenchRequest(page, kind, request) {
   await widenSideBar(page).catch(() => undefined);
@@ -253,11 +260,14 @@ async function answerWorkbenchRequest(page, kind, request) {
     seen[text] = await page.getByText(text, { exact: false }).first().isVisible().catch(() => false);
   }
   const rows = request.expectRows ? await sideBarRows(page) : undefined;
+  const statusBar = request.statusBar ? await statusBarTexts(page) : undefined;
+  // A click on the status bar's GSD item, after the shot (what the bar showed when it was clicked).
+  if (request.clickStatusBar) await page.locator('.part.statusbar .statusbar-item', { hasText: 'GSD' }).first().click({ timeout: 5000 }).catch(() => undefined);
   if (request.pressAfter) await page.keyboard.press(request.pressAfter).catch(() => undefined);
-  const answer = JSON.stringify({ screenshot: shot, seen, rows });
+  const answer = JSON.stringify({ screenshot: shot, seen, rows, statusBar });
   fs.writeFileSync(`${request.response}.tmp`, answer);
   fs.renameSync(`${request.response}.tmp`, request.response);
-  console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}`);
+  console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}${statusBar ? ` — status bar ${JSON.stringify(statusBar)}` : ''}`);
 }
 
 async function runWithElectron(runs) {
