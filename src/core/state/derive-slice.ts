@@ -10,7 +10,7 @@ import { parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import { TASK_FILE_ID, type DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
-import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
+import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../hooks/engine/hook-sidecar';
 import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
 
 export interface SlicePart {
@@ -156,6 +156,7 @@ function taskEntry(
     pendingActions,
     reviews: reviewHistory(files, tasksDir, t.id, reviewFiles, diagnostics),
     extensions: hookState?.extensions ?? {},
+    hookStateUnreadable: sidecarState && sidecarState.diagnostics.length ? unreadableSidecar(sidecarFile!, sidecarState.diagnostics) : undefined,
     estimate: t.estimate || undefined,
     verify: t.verify || undefined,
     planFile: planFile ?? undefined,
