@@ -244,7 +244,7 @@ export class HookStateTransaction {
           for (const e of edits) next = setExtensionBlock(next, e.hook, e.value);
         } catch (error) {
           // Said with the file: a sidecar someone broke is refused, never overwritten.
-          if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${file}: ${error.message}`);
+          if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${error.message} (${path.relative(path.dirname(this.gsdDir), file)})`);
           throw error;
         }
         writes.push({ file, text: next, expected: current });
