@@ -14,6 +14,8 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { isWithin } from '../../core/files/confine';
+import { UnreadableHookStateError } from '../../core/hooks/engine/hook-sidecar';
+import type { UnreadableHookState } from '../../core/model/types';
 import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
 import { promptDocuments } from './prompt-documents';
 import { signalFile, signalled } from './completion-signal-rules';
@@ -160,7 +162,8 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   }
   if (!d) {
     const why = preview.blocker ?? state.nextAction;
-    void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
+    if (preview.blockedBy) offerBlockingFile(preview.blockedBy, vscode.l10n.t('GSD: nothing dispatched. {0}', why));
+    else void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
@@ -198,6 +201,16 @@ export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutp
   }
 }
 
+/** Nothing dispatched because a unit's hook-state file cannot be read: the reason first, and the file to open. */
+function offerBlockingFile(blocked: UnreadableHookState, message: string): void {
+  const open = vscode.l10n.t('Open {0}', path.basename(blocked.file));
+  void vscode.window.showWarningMessage(message, open).then((choice) => {
+    if (choice !== open) return;
+    const line = Math.max(0, (blocked.line ?? 1) - 1);
+    void vscode.window.showTextDocument(vscode.Uri.file(blocked.file), { selection: new vscode.Range(line, 0, line, 0) });
+  });
+}
+
 /** The one notification about a unit in flight, with what can be done with it. */
 export function offerInFlight(flying: DispatchRecord): void {
   const complete = vscode.l10n.t('Complete');
@@ -230,6 +243,10 @@ export class UnitCompleter {
       } catch (error) {
         if (error instanceof NothingDispatchedError) {
           this.log.info(`nothing to complete (${why}): ${error.message}`);
+          return null;
+        }
+        if (error instanceof UnreadableHookStateError) {
+          offerBlockingFile(error.unreadable, vscode.l10n.t('GSD: could not complete the unit: {0}', error.message));
           return null;
         }
         if (error instanceof UnsavedChangesError) {

@@ -2,6 +2,7 @@
 // one), the unit in flight with its age, else the unit GSD: Next Unit would dispatch (hooks
 // included, computed without writing anything, the same decision the panel marks "next").
 // Click: GSD: Next Unit, which for a unit in flight offers Complete / Cancel / Open Prompt.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS, STATUS_BAR_ITEM } from '../contributions/contribution-ids';
@@ -115,6 +116,22 @@ export class GsdStatusBar extends Owner {
     }
     const preview = next.outcome;
     const d = preview.decision;
+    const blocked = preview.blockedBy;
+    if (blocked) {
+      // A unit whose hook state cannot be read: said as such, never as the unit a fresh state would give.
+      const file = path.basename(blocked.file);
+      this.item.text = `$(error) GSD: ${where}${vscode.l10n.t('{0} blocked by {1}', blocked.unitId.split('/').pop()!, file)}`;
+      this.item.command = COMMANDS.nextUnit;
+      this.item.tooltip = new vscode.MarkdownString(
+        heading +
+          vscode.l10n.t('**{0} is blocked:** its hook-state file `{1}` cannot be read ({2}).', blocked.unitId, file, blocked.line ? vscode.l10n.t('line {0}: {1}', blocked.line, blocked.reason) : blocked.reason) +
+          '\n\n' +
+          vscode.l10n.t('Nothing is dispatched until the file is fixed. Click: GSD: Next Unit says so, with the file to open.'),
+      );
+      this.item.accessibilityInformation = { label: vscode.l10n.t('GSD: {0} blocked: {1} cannot be read', blocked.unitId, file) };
+      this.item.show();
+      return;
+    }
     this.item.text = d ? `$(play-circle) GSD: ${where}${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${where}${state.phase}`;
     this.item.command = d ? { command: COMMANDS.nextUnit, title: vscode.l10n.t('GSD: Next Unit'), arguments: [{ unitType: d.unitType, unitId: d.unitId } satisfies ShownUnit] } : COMMANDS.nextUnit;
     this.item.tooltip = new vscode.MarkdownString(

@@ -34,6 +34,10 @@ export function taskStateWords(review: ReviewLoopTaskState, isNext: boolean, tr:
   return words;
 }
 
+function baseName(file: string): string {
+  return file.split(/[\\/]/).pop() ?? file;
+}
+
 /** Markdown special characters of text taken from the project's files. */
 function esc(text: string): string {
   return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
@@ -69,7 +73,9 @@ export function presentTask(
   const { inFlight = null, date = (iso: string) => iso, personTurn = null } = row;
   const isInFlight = inFlight?.unitId === unitId;
   const isNext = next?.unitId === unitId;
-  const words = taskStateWords(review, isNext, tr, isInFlight);
+  const blocked = t.hookStateUnreadable;
+  // An unreadable sidecar hides where the review stands: the row says that, never a cycle read as none.
+  const words = blocked ? [tr('blocked by {0}', baseName(blocked.file))] : taskStateWords(review, isNext, tr, isInFlight);
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
@@ -83,6 +89,12 @@ export function presentTask(
   if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
   if (t.estimate) status.push(tr('estimate {0}', t.estimate));
   lines.push('', status.join(' · '));
+  if (blocked) {
+    lines.push(
+      '',
+      tr('**Blocked:** its hook-state file `{0}` cannot be read ({1}). The review loop cannot tell where this task stands, so nothing is dispatched for it until the file is fixed; deleting the file would start its review again at cycle 1.', baseName(blocked.file), esc(blocked.line ? tr('line {0}: {1}', blocked.line, blocked.reason) : blocked.reason)),
+    );
+  }
   if (isInFlight && inFlight) lines.push('', tr('**In flight:** `{0}`, dispatched {1}.', inFlight.unitType, inFlight.ago));
   else if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
   if (review.activeReview) {
@@ -91,7 +103,7 @@ export function presentTask(
   } else if (review.outcome) {
     const n = review.outcome.cycles;
     lines.push('', review.outcome.passed ? (n === 1 ? tr('**Review:** passed in 1 cycle') : tr('**Review:** passed in {0} cycles', n)) : tr('**Review:** stopped after {0} cycles with issues open', n));
-  } else if (!t.reviews.length) {
+  } else if (!t.reviews.length && !blocked) {
     lines.push('', tr('**Review:** none yet'));
   }
   if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!.replace(/\.\s*$/, ''))));
