@@ -232,6 +232,17 @@ describe('hook-state sidecars', function () {
     assert.equal(read(root, `${TASKS}/T01-PLAN.md`), `${T01_HEAD}${T01_BLOCK}${T01_TAIL}`, 'nothing of the commit was written');
   });
 
+  it('a sidecar it reads but will not edit (anchors) refuses the write, the reason first and the file relative to the project', async () => {
+    const linked = '---\nbase: &b {seen: false}\nextensions:\n  tracker: *b\n---\n# T02 hook state\n';
+    const root = olderProject({ [`${TASKS}/T02-HOOKS.md`]: linked });
+    await assert.rejects(dispatchNextUnit({ root, builtins: [touchT02], apply: true }), (error: Error) => {
+      assert.match(error.message, /^the extensions block uses YAML anchors or aliases .*\(\.gsd\/milestones\/M001\/slices\/S01\/tasks\/T02-HOOKS\.md\)$/);
+      assert.ok(!error.message.includes(root), error.message);
+      return true;
+    });
+    assert.equal(read(root, `${TASKS}/T02-HOOKS.md`), linked);
+  });
+
   it('never puts a lone sidecar into an empty tasks folder (GSD would take it for written task plans)', async () => {
     const root = writeTree({
       [`${M}/M001-ROADMAP.md`]: roadmap('M001', 'Invoicing', [{ id: 'S01', title: 'Invoice PDFs' }]),
