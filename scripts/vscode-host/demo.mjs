@@ -54,6 +54,22 @@ function installExtensions(extensionsDir) {
   fs.cpSync(path.join(here, 'demo-opener'), path.join(extensionsDir, 'gsd-review-loop-demo.open-gsd-panel-0.0.1'), { recursive: true });
 }
 
+/**
+ * The sample's devDependency @types/node (sample-project/package.json), linked from this repository's
+ * own node_modules: the sample's TypeScript type-checks in the demo without an install, so Problems
+ * shows the review's findings, not `Cannot find module 'node:fs'`.
+ */
+function linkSampleTypes(folder) {
+  const from = path.join(repoRoot, 'node_modules', '@types', 'node');
+  if (!fs.existsSync(from)) {
+    console.log("(@types/node is not in this repository's node_modules: run npm ci, or the sample's TypeScript shows errors in Problems)");
+    return;
+  }
+  const to = path.join(folder, 'node_modules', '@types', 'node');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.symlinkSync(from, to, 'dir');
+}
+
 async function screenshotFirstView(url, file) {
   // A check that the URL really shows the workbench with the GSD panel: open it headless, as is.
   browser = await launchBrowser();
@@ -127,6 +143,7 @@ async function main() {
   installExtensions(extensionsDir);
   const folder = path.join(work, 'sample-project');
   copyTracked('sample-project', folder);
+  linkSampleTypes(folder);
   try {
     execFileSync('git', ['init', '-q'], { cwd: folder, stdio: 'ignore' });
   } catch {
