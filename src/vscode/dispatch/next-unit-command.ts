@@ -138,7 +138,8 @@ async function deliver(
 export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri, shown?: ShownUnit): Promise<NextUnitResult | undefined> {
   const handle = await pickProject(workspace, hint);
   if (!handle) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
+    // No project to pick from; with several, the pick was cancelled (Esc), which says nothing.
+    if (workspace.list().length === 0) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
     return undefined;
   }
   workspace.flushAll();
