@@ -266,21 +266,26 @@ export class UnitCompleter {
 
 /**
  * Before ✓ Complete Unit: the unit is named, and when the file it should produce (its completion
- * signal) has not been written since it was dispatched, the user confirms. True to go on.
+ * signal) has not been written since it was dispatched, the user confirms in a pick whose first,
+ * default row is Cancel: Enter (or Esc) keeps the unit in flight. (A modal dialog's default button
+ * is always its first action, so there Enter would complete.) True to go on.
  */
 async function confirmCompletion(workspace: GsdWorkspace, handle: ProjectHandle, flying: DispatchRecord): Promise<boolean> {
   const file = signalFile(workspace.state(handle), flying);
   if (!file || signalled(file, flying)) return true;
-  const go = vscode.l10n.t('Complete Anyway');
-  const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Complete {0}?', unitName(flying)),
-    {
-      modal: true,
-      detail: vscode.l10n.t('{0} has not been written since the unit was dispatched ({1}). Completing it now records the unit as finished without it.', path.relative(handle.project.root, file), dispatchedAgo(flying)),
-    },
-    go,
-  );
-  return answer === go;
+  const missing = path.relative(handle.project.root, file);
+  const cancel = { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('keep it in flight'), go: false };
+  const go = {
+    label: `$(warning) ${vscode.l10n.t('Complete Anyway')}`,
+    description: vscode.l10n.t('record it as finished without {0}', path.basename(file)),
+    detail: vscode.l10n.t('{0} has not been written since the unit was dispatched ({1}).', missing, dispatchedAgo(flying)),
+    go: true,
+  };
+  const picked = await vscode.window.showQuickPick([cancel, go], {
+    title: vscode.l10n.t('Complete {0}?', unitName(flying)),
+    placeHolder: vscode.l10n.t('{0} is missing: Enter keeps the unit in flight', path.basename(file)),
+  });
+  return picked?.go === true;
 }
 
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, inFlight: UnitsInFlight, log: vscode.LogOutputChannel): vscode.Disposable[] {

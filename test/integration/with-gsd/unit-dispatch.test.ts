@@ -239,18 +239,24 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('✓ Complete Unit on a replan whose REPLAN.md is not written asks first, naming the unit and the missing file', async () => {
+  it('✓ Complete Unit on a replan whose REPLAN.md is not written asks first, naming the unit and the missing file; Enter cancels', async () => {
     const handle = api.workspace.list()[0];
-    const { result, modals } = await answeringModals(undefined, () => vscode.commands.executeCommand('gsdReviewLoop.completeUnit'));
-    assert.equal(result, null);
-    assert.equal(modals.length, 1);
-    assert.equal(modals[0].message, `Complete replan-slice ${M2}/S02?`);
-    assert.match(modals[0].detail, new RegExp(`^\\.gsd/milestones/${M2}/slices/S02/S02-REPLAN\\.md has not been written since the unit was dispatched`));
-    assert.deepEqual(modals[0].buttons, ['Complete Anyway']);
+    /** Starts Complete Unit, waits for its pick in the page, presses what `keys` say, and returns what the command returned. */
+    const answer = async (shot: string, keys: string[]) => {
+      const done = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
+      const view = await captureWorkbench(shot, [`Complete replan-slice ${M2}/S02?`, 'keep it in flight', 'Complete Anyway', `.gsd/milestones/${M2}/slices/S02/S02-REPLAN.md has not been written since the unit was dispatched`]);
+      if (view) assert.deepEqual(Object.values(view.seen), [true, true, true, true], view.screenshot);
+      else await new Promise((r) => setTimeout(r, 1000));
+      for (const k of keys) await vscode.commands.executeCommand(k);
+      return done;
+    };
+    // Enter takes the pick's first row, Cancel: the unit stays in flight.
+    assert.equal(await answer('complete-confirmation', ['workbench.action.acceptSelectedQuickOpenItem']), null);
     assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice', 'still in flight');
-    // (VS Code refuses to show a modal dialog to extension tests, so the real dialog is not captured here.)
-    assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice');
-    await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
+    // Down, then Enter: Complete Anyway.
+    const { messages } = await notificationsDuring(() => answer('complete-confirmation-anyway', ['workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem']));
+    assert.equal(handle.engine.currentUnit(), null, 'completed');
+    assert.deepEqual(messages, [`GSD: replan-slice ${M2}/S02 completed.`]);
   });
 
   it('puts no CodeLens and no pending actions on a summary whose Known Issues is only an example in a code fence', async () => {
