@@ -231,6 +231,15 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.equal(refused.result, undefined);
     assert.deepEqual(refused.modals.map((m) => [m.message, m.buttons]), [[`Dispatch replan-slice ${M2}/S02?`, ['Dispatch', 'Show Prompt']]]);
     assert.equal(api.workspace.list()[0].engine.currentUnit(), null);
+    // With a unit in flight, the question says so before anything is clicked, and offers only the prompt.
+    await vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
+    const flying = api.workspace.list()[0].engine.currentUnit()!;
+    const busy = await answeringModals(undefined, () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
+    assert.deepEqual(busy.modals.map((m) => m.buttons), [['Show Prompt']]);
+    assert.ok(busy.modals[0].detail.includes(`\n\n${flying.unitType} ${flying.unitId} is in flight (dispatched `), busy.modals[0].detail);
+    assert.match(busy.modals[0].detail, /: complete or cancel it before this can be dispatched\.$/);
+    await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { result: r } = await answeringModals('Dispatch', () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
     const result = r!;
     const d = result.outcome!.decision!;
