@@ -261,6 +261,15 @@ async function answerWorkbenchRequest(page, kind, request) {
   }
   const rows = request.expectRows ? await sideBarRows(page) : undefined;
   const statusBar = request.statusBar ? await statusBarTexts(page) : undefined;
+  // A notification's button, clicked after the shot (in a toast, or in the notification centre a test opened).
+  if (request.clickNotificationButton) {
+    await page
+      .locator('.notifications-toasts, .notifications-center')
+      .getByRole('button', { name: request.clickNotificationButton, exact: true })
+      .first()
+      .click({ timeout: 5000 })
+      .catch((error) => console.log(`  [workbench] could not click the notification button "${request.clickNotificationButton}": ${error.message.split('\n')[0]}`));
+  }
   // A click on the status bar's GSD item, after the shot (what the bar showed when it was clicked).
   if (request.clickStatusBar) await page.locator('.part.statusbar .statusbar-item', { hasText: 'GSD' }).first().click({ timeout: 5000 }).catch(() => undefined);
   if (request.pressAfter) await page.keyboard.press(request.pressAfter).catch(() => undefined);

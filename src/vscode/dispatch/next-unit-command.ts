@@ -16,7 +16,7 @@ import { COMMANDS } from '../contributions/contribution-ids';
 import { isWithin } from '../../core/files/confine';
 import { UnreadableHookStateError } from '../../core/hooks/engine/hook-sidecar';
 import type { UnreadableHookState } from '../../core/model/types';
-import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
+import { readDispatchLog, type DispatchRecord } from '../../core/dispatch/dispatch-record';
 import { promptDocuments } from './prompt-documents';
 import { signalFile, signalled } from './completion-signal-rules';
 import { dispatchedAgo, unitName, type UnitsInFlight } from './units-in-flight';
@@ -149,7 +149,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   if (flying) {
     // One unit at a time: a second click says what is in flight and what can be done with it,
     // rather than opening the same prompt again.
-    offerInFlight(flying);
+    offerInFlight(handle, flying);
     return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
   }
   const preview = await handle.engine.preview(runOptions(log));
@@ -184,7 +184,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   const flying = handle.engine.currentUnit();
   if (flying) {
-    offerInFlight(flying);
+    offerInFlight(handle, flying);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
   }
@@ -212,8 +212,41 @@ function offerBlockingFile(blocked: UnreadableHookState, message: string): void 
   });
 }
 
-/** The one notification about a unit in flight, with what can be done with it. */
-export function offerInFlight(flying: DispatchRecord): void {
+/**
+ * A unit in flight as a notification's button names it: its project and its dispatch. Such a button
+ * acts on that unit only; clicked after the unit was completed or cancelled (the notification stays
+ * in the bell), it says so and does nothing to the unit in flight then.
+ */
+export interface FlightRef {
+  gsdDir: string;
+  unitType: string;
+  unitId: string;
+  dispatchedAt: string;
+}
+
+function isFlightRef(value: unknown): value is FlightRef {
+  const r = value as FlightRef;
+  return typeof value === 'object' && value !== null && typeof r.gsdDir === 'string' && typeof r.unitId === 'string' && typeof r.dispatchedAt === 'string';
+}
+
+function flightRef(handle: ProjectHandle, r: DispatchRecord): FlightRef {
+  return { gsdDir: handle.project.gsdDir, unitType: r.unitType, unitId: r.unitId, dispatchedAt: r.dispatchedAt };
+}
+
+/** What became of a unit a notification named that is no longer in flight, in words. */
+function noLongerInFlight(handle: ProjectHandle, ref: FlightRef): string {
+  const { log } = readDispatchLog(handle.engine.store, handle.project.gsdDir);
+  const r = [...log.history, ...(log.current ? [log.current] : [])].find((x) => x.dispatchedAt === ref.dispatchedAt && x.unitId === ref.unitId);
+  const fate = r?.completedAt
+    ? vscode.l10n.t('it was completed {0}', dispatchedAgo({ dispatchedAt: r.completedAt }))
+    : r?.cancelledAt
+      ? vscode.l10n.t('it was cancelled {0}', dispatchedAgo({ dispatchedAt: r.cancelledAt }))
+      : vscode.l10n.t('another unit was dispatched since');
+  return vscode.l10n.t('GSD: {0} is no longer in flight ({1}); nothing was done.', unitName(ref), fate);
+}
+
+/** The one notification about a unit in flight, with what can be done with it (that unit only). */
+export function offerInFlight(handle: ProjectHandle, flying: DispatchRecord): void {
   const complete = vscode.l10n.t('Complete');
   const cancel = vscode.l10n.t('Cancel Unit');
   const open = vscode.l10n.t('Open Prompt');
@@ -221,7 +254,7 @@ export function offerInFlight(flying: DispatchRecord): void {
     .showInformationMessage(vscode.l10n.t('GSD: {0} is in flight (dispatched {1}). Complete or cancel it before the next unit.', unitName(flying), dispatchedAgo(flying)), complete, cancel, open)
     .then((choice) => {
       const command = choice === complete ? COMMANDS.completeUnit : choice === cancel ? COMMANDS.cancelUnit : choice === open ? COMMANDS.openUnitPrompt : undefined;
-      if (command) void vscode.commands.executeCommand(command);
+      if (command) void vscode.commands.executeCommand(command, flightRef(handle, flying));
     });
 }
 
@@ -294,6 +327,22 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
     const flying = workspace.list().filter((h) => inFlight.of(h));
     return flying.length === 1 && !projectOfActiveEditor(workspace) ? flying[0] : pickProject(workspace, undefined, placeHolder);
   };
+  /**
+   * The project and unit a Complete / Cancel / Open Prompt acts on: the one a notification's button
+   * names (and only while it is still in flight), else the one in flight. Undefined: nothing to do
+   * (said when it is a button's unit that is gone).
+   */
+  const target = async (arg: unknown, placeHolder: string): Promise<{ handle: ProjectHandle; flying: DispatchRecord | null } | undefined> => {
+    if (!isFlightRef(arg)) {
+      const handle = await flyingProject(placeHolder);
+      return handle ? { handle, flying: inFlight.of(handle) } : undefined;
+    }
+    const handle = workspace.list().find((h) => h.project.gsdDir === arg.gsdDir);
+    const flying = handle ? inFlight.of(handle) : null;
+    if (handle && flying && flying.dispatchedAt === arg.dispatchedAt && flying.unitId === arg.unitId) return { handle, flying };
+    void vscode.window.showInformationMessage(handle ? noLongerInFlight(handle, arg) : vscode.l10n.t('GSD: {0} is no longer in flight (its project is not open); nothing was done.', unitName(arg)));
+    return undefined;
+  };
   // From the explorer or an editor: the file's URI; from the status bar: the unit it showed.
   const next = async (arg?: unknown) => {
     const result = await runNextUnit(workspace, log, arg instanceof vscode.Uri ? arg : undefined, isShownUnit(arg) ? arg : undefined);
@@ -304,14 +353,14 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
     registerGuardedCommand(log, COMMANDS.nextUnit, next),
     // The view's button on a successor project: the same command, which hands over to GSD there.
     registerGuardedCommand(log, COMMANDS.handOffToGsd, () => next()),
-    registerGuardedCommand(log, COMMANDS.completeUnit, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Complete the unit in flight of which GSD project?'));
-      if (!handle) return null;
+    registerGuardedCommand(log, COMMANDS.completeUnit, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Complete the unit in flight of which GSD project?'));
+      if (!chosen) return null;
+      const { handle, flying } = chosen;
       if (workspace.isReadOnly(handle)) {
         void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this project is GSD's own (@opengsd/gsd-pi): only GSD's running attempts complete its units."));
         return null;
       }
-      const flying = inFlight.of(handle);
       if (!flying) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
         return null;
@@ -322,10 +371,11 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       if (out) void vscode.window.showInformationMessage(vscode.l10n.t('GSD: {0} completed.', unitName(out.result)));
       return out;
     }),
-    registerGuardedCommand(log, COMMANDS.cancelUnit, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Cancel the unit in flight of which GSD project?'));
-      if (!handle || workspace.isReadOnly(handle)) return null;
-      const cancelled = handle.engine.cancel(runOptions(log));
+    registerGuardedCommand(log, COMMANDS.cancelUnit, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Cancel the unit in flight of which GSD project?'));
+      if (!chosen || workspace.isReadOnly(chosen.handle)) return null;
+      const { handle } = chosen;
+      const cancelled = chosen.flying ? handle.engine.cancel(runOptions(log)) : null;
       inFlight.check(handle);
       if (cancelled) log.info(`cancelled ${unitName(cancelled)} (dispatched ${cancelled.dispatchedAt})`);
       void vscode.window.showInformationMessage(
@@ -333,14 +383,14 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       );
       return cancelled;
     }),
-    registerGuardedCommand(log, COMMANDS.openUnitPrompt, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Open the prompt of which GSD project\'s unit in flight?'));
-      const flying = handle ? inFlight.of(handle) : null;
-      if (!flying) {
+    registerGuardedCommand(log, COMMANDS.openUnitPrompt, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Open the prompt of which GSD project\'s unit in flight?'));
+      if (!chosen) return undefined;
+      if (!chosen.flying) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
         return undefined;
       }
-      const document = await vscode.workspace.openTextDocument(promptDocuments.add(flying));
+      const document = await vscode.workspace.openTextDocument(promptDocuments.add(chosen.flying));
       return vscode.window.showTextDocument(document, { preview: true });
     }),
   ];

@@ -44,7 +44,12 @@ export async function clickStatusBar(name: string, timeoutMs = 20_000): Promise<
   return askRunner({ name, expectTexts: [], clickStatusBar: true }, timeoutMs);
 }
 
-async function askRunner(request: { name: string; expectTexts: string[]; expectRows?: TreeRow[]; pressAfter?: string; hoverRow?: string; statusBar?: boolean; clickStatusBar?: boolean }, timeoutMs: number): Promise<WorkbenchView | null> {
+/** Clicks a notification's button (by its label) in the page, once `expect` shows (null without the runner's browser). */
+export async function clickNotificationButton(name: string, expect: string, label: string, timeoutMs = 20_000): Promise<WorkbenchView | null> {
+  return askRunner({ name, expectTexts: [expect], clickNotificationButton: label }, timeoutMs);
+}
+
+async function askRunner(request: { name: string; expectTexts: string[]; expectRows?: TreeRow[]; pressAfter?: string; hoverRow?: string; statusBar?: boolean; clickStatusBar?: boolean; clickNotificationButton?: string }, timeoutMs: number): Promise<WorkbenchView | null> {
   const { name } = request;
   const dir = process.env.GSD_WORKBENCH_BRIDGE;
   if (!dir) return null;
