@@ -78,10 +78,8 @@ export function md(text: string): vscode.MarkdownString {
   return m;
 }
 
-/** Markdown special characters of text taken from the project's files (a title, an issue). */
-export function esc(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
-}
+/** Text taken from the project's files (a title, an issue) in a tooltip: its code spans as code, the rest as written. */
+export { markdownText as esc } from './project-text';
 
 /** A slice or milestone that is the next unit: "next" in its label, after the id. */
 export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string): void {

@@ -3,6 +3,7 @@
 // everything about its review in the tooltip. No vscode import, so unit tests read it directly.
 import type { ReviewLoopTaskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
 import type { TaskEntry } from '../../core/model/types';
+import { escapeMarkdown, markdownText, plainText } from './project-text';
 
 export interface NextUnitRef {
   unitType: string;
@@ -38,10 +39,8 @@ function baseName(file: string): string {
   return file.split(/[\\/]/).pop() ?? file;
 }
 
-/** Markdown special characters of text taken from the project's files. */
-function esc(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
-}
+/** Text taken from the project's files: code spans as code, the rest as written (project-text.ts). */
+const esc = markdownText;
 
 /** The unit in flight, with its age already said ("3 minutes ago"). */
 export interface InFlightRef {
@@ -81,7 +80,7 @@ export function presentTask(
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   // The label keeps to what fits a 300 px sidebar at a task's depth; the count of pending actions
   // (also child rows) leads the description, the estimate is in the tooltip.
-  const description = [t.pendingActions.length ? tr('{0} pending', t.pendingActions.length) : '', t.title].filter(Boolean).join(' · ');
+  const description = [t.pendingActions.length ? tr('{0} pending', t.pendingActions.length) : '', plainText(t.title)].filter(Boolean).join(' · ');
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));
@@ -92,7 +91,7 @@ export function presentTask(
   if (blocked) {
     lines.push(
       '',
-      tr('**Blocked:** its hook-state file `{0}` cannot be read ({1}). The review loop cannot tell where this task stands, so nothing is dispatched for it until the file is fixed; deleting the file would start its review again at cycle 1.', baseName(blocked.file), esc(blocked.line ? tr('line {0}: {1}', blocked.line, blocked.reason) : blocked.reason)),
+      tr('**Blocked:** its hook-state file `{0}` cannot be read ({1}). The review loop cannot tell where this task stands, so nothing is dispatched for it until the file is fixed; deleting the file would start its review again at cycle 1.', baseName(blocked.file), escapeMarkdown(blocked.line ? tr('line {0}: {1}', blocked.line, blocked.reason) : blocked.reason)),
     );
   }
   if (isInFlight && inFlight) lines.push('', tr('**In flight:** `{0}`, dispatched {1}.', inFlight.unitType, inFlight.ago));

@@ -1,6 +1,8 @@
 // Counts the notifications the extension shows while `run` runs, by wrapping the window API
 // the extension host hands to this extension (tests and extension share it).
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { captureWorkbench } from './workbench';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
 
@@ -57,4 +59,19 @@ export async function answeringModals<T>(answer: string | undefined, run: () => 
   } finally {
     names.forEach((n, i) => (w[n] = originals[i]));
   }
+}
+
+/**
+ * Runs Complete Unit and answers its confirmation pick (the unit's file not written yet) as a person
+ * would: Enter on the first row (Cancel), or Down and Enter (Complete Anyway). Waits for the pick in
+ * the page when the runner's browser is there, else a moment.
+ */
+export async function completeAnswering(answer: 'Cancel' | 'Complete Anyway', shot: string): Promise<unknown> {
+  const done = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
+  const view = await captureWorkbench(shot, ['Complete Anyway']);
+  if (!view) await new Promise((r) => setTimeout(r, 1000));
+  else assert.ok(view.seen['Complete Anyway'], `Complete Unit showed no confirmation (${view.screenshot})`);
+  if (answer === 'Complete Anyway') await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  return done;
 }

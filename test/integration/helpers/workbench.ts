@@ -69,3 +69,4 @@ async function askRunner(request: { name: string; expectTexts: string[]; expectR
   }
   throw new Error(`the test runner did not answer the screenshot request "${name}" within ${timeoutMs / 1000} s`);
 }
+

@@ -134,7 +134,7 @@ describe('review panel', () => {
       ['Review cycle 1', 'changes requested · 2 open · 0 resolved'],
       ['Review cycle 2', 'fixing the open issues'],
       ['Keep CRLF line endings of rules.yaml when writing (test is pending)', ''],
-      ['Refuse `rule add` when the same pattern already exists with another category', ''],
+      ['Refuse "rule add" when the same pattern already exists with another category', ''],
     ]);
     const pendingOpen = item(api.panel.getChildren(task('T02'))[2]).command!;
     assert.equal(pendingOpen.command, 'vscode.open');
