@@ -68,6 +68,8 @@ describe('review panel: how a task is shown', () => {
     // Its code spans in the open issues and pending actions too.
     assert.match(tip, /- \*\*minor\*\* `src\/commands\/rule\.ts:22` `rule remove` of a missing pattern exits 0/);
     assert.match(tip, /- Refuse `rule add` when the same pattern/);
+    // A task being fixed is not just "done", and its summary's verification is named as the summary's.
+    assert.match(tip, /\nStatus: fixing review issues · summary verification: mixed · estimate 1h\n/);
     const t01 = show('T01').tooltip;
     assert.match(t01, /\*\*Review:\*\* passed in 3 cycles/);
     assert.match(t01, /No open issues in review cycle 3\./);

@@ -84,8 +84,12 @@ export function presentTask(
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));
-  const status = [tr('Status: {0}', t.status)];
-  if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
+  // A task in the review loop is not simply "done", and its summary's verification is from before the fixes.
+  const a0 = review.activeReview;
+  const status = [
+    a0 ? (a0.status === 'fixing' ? tr('Status: fixing review issues') : tr('Status: waiting for review')) : review.outcome && !review.outcome.passed ? tr('Status: done, review stopped with issues open') : tr('Status: {0}', t.status),
+  ];
+  if (t.verificationResult) status.push(tr('summary verification: {0}', t.verificationResult));
   if (t.estimate) status.push(tr('estimate {0}', t.estimate));
   lines.push('', status.join(' · '));
   if (blocked) {
