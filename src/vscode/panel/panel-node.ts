@@ -54,7 +54,9 @@ export function collapsible(c: PanelContext, hasChildren: boolean, wantsOpen: bo
 const ICONS: Record<string, [string, string?]> = {
   done: ['pass-filled', 'testing.iconPassed'],
   complete: ['pass-filled', 'testing.iconPassed'],
-  active: ['play-circle', 'charts.blue'],
+  // Not the play icon: that one marks the unit Next Unit dispatches (and the status bar names), which
+  // may be another than GSD's active task; telling them apart by colour alone was not enough.
+  active: ['target', 'charts.blue'],
   pending: ['circle-large-outline'],
   blocked: ['circle-slash', 'problemsWarningIcon.foreground'],
   replanning: ['sync', 'problemsWarningIcon.foreground'],
