@@ -226,6 +226,17 @@ function statusBarTexts(page) {
     .catch(() => []);
 }
 
+/** What a screen reader is given for the status bar's GSD items: their aria-labels. */
+function statusBarLabels(page) {
+  return page
+    .$$eval('.part.statusbar .statusbar-item', (items) =>
+      items
+        .filter((i) => (i.textContent ?? '').trim().startsWith('GSD'))
+        .map((i) => i.getAttribute('aria-label') ?? i.querySelector('[aria-label]')?.getAttribute('aria-label') ?? ''),
+    )
+    .catch(() => []);
+}
+
 /** A test asked for a screenshot of the real workbench and for which texts the page shows. */
 async function answerWorkbenchRequest(page, kind, request) {
   await widenSideBar(page).catch(() => undefined);
@@ -261,6 +272,7 @@ async function answerWorkbenchRequest(page, kind, request) {
   }
   const rows = request.expectRows ? await sideBarRows(page) : undefined;
   const statusBar = request.statusBar ? await statusBarTexts(page) : undefined;
+  const statusBarAria = request.statusBar ? await statusBarLabels(page) : undefined;
   // A notification's button, clicked after the shot (in a toast, or in the notification centre a test opened).
   if (request.clickNotificationButton) {
     await page
@@ -273,7 +285,7 @@ async function answerWorkbenchRequest(page, kind, request) {
   // A click on the status bar's GSD item, after the shot (what the bar showed when it was clicked).
   if (request.clickStatusBar) await page.locator('.part.statusbar .statusbar-item', { hasText: 'GSD' }).first().click({ timeout: 5000 }).catch(() => undefined);
   if (request.pressAfter) await page.keyboard.press(request.pressAfter).catch(() => undefined);
-  const answer = JSON.stringify({ screenshot: shot, seen, rows, statusBar });
+  const answer = JSON.stringify({ screenshot: shot, seen, rows, statusBar, statusBarAria });
   fs.writeFileSync(`${request.response}.tmp`, answer);
   fs.renameSync(`${request.response}.tmp`, request.response);
   console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}${statusBar ? ` — status bar ${JSON.stringify(statusBar)}` : ''}`);

@@ -46,6 +46,16 @@ export class GsdStatusBar extends Owner {
     return typeof t === 'string' ? t : (t?.value ?? '');
   }
 
+  /** The screen reader's label now, for tests. */
+  get label(): string {
+    return this.item.accessibilityInformation?.label ?? '';
+  }
+
+  /** What a screen reader says for the item: plain words (VS Code would otherwise read the text and the tooltip's markdown). */
+  private say(label: string): void {
+    this.item.accessibilityInformation = { label };
+  }
+
   /** Works the next unit out again and shows it. */
   async update(): Promise<void> {
     await this.workspace.updateNextUnits();
@@ -73,6 +83,7 @@ export class GsdStatusBar extends Owner {
       // The lock says read-only; the panel's header row says it in words (once).
       this.item.text = `$(lock) GSD: ${where}${state.phase}`;
       this.item.command = COMMANDS.nextUnit;
+      this.say(vscode.l10n.t("GSD: {0}phase {1} of a project of GSD's successor, read-only. Activate to run GSD's next unit.", where, state.phase));
       this.item.tooltip = new vscode.MarkdownString(heading + vscode.l10n.t("Phase `{0}` of a project of GSD's successor (@opengsd/gsd-pi), shown read-only. Click: GSD runs its next unit.", state.phase));
       this.item.show();
       return;
@@ -91,11 +102,10 @@ export class GsdStatusBar extends Owner {
       tip.isTrusted = { enabledCommands: IN_FLIGHT_ACTIONS };
       tip.supportThemeIcons = true;
       this.item.tooltip = tip;
-      this.item.accessibilityInformation = { label: vscode.l10n.t('GSD: {0} in flight, dispatched {1}', unitName(flying), ago) };
+      this.say(vscode.l10n.t('GSD: {0}{1} in flight, dispatched {2}', where, unitName(flying), ago));
       this.item.show();
       return;
     }
-    this.item.accessibilityInformation = undefined;
     // The unit named here and the one a click dispatches come from the same decision, worked out
     // from the project as it is now: a click carries the unit it was shown, and Next Unit
     // dispatches nothing else (next-unit-command.ts).
@@ -103,6 +113,7 @@ export class GsdStatusBar extends Owner {
     if (next.status === 'working') {
       this.item.text = `$(sync~spin) GSD: ${where}${vscode.l10n.t('working out the next unit…')}`;
       this.item.tooltip = vscode.l10n.t('The project changed: working out the unit GSD: Next Unit would dispatch.');
+      this.say(vscode.l10n.t('GSD: {0}working out the next unit', where));
       this.item.command = COMMANDS.nextUnit;
       this.item.show();
       return;
@@ -110,6 +121,7 @@ export class GsdStatusBar extends Owner {
     if (next.status === 'failed') {
       this.item.text = `$(warning) GSD: ${where}${state.phase}`;
       this.item.tooltip = vscode.l10n.t('Could not work out the next unit: see GSD: Show Log.');
+      this.say(vscode.l10n.t('GSD: {0}could not work out the next unit; see GSD: Show Log', where));
       this.item.command = COMMANDS.nextUnit;
       this.item.show();
       return;
@@ -128,12 +140,18 @@ export class GsdStatusBar extends Owner {
           '\n\n' +
           vscode.l10n.t('Nothing is dispatched until the file is fixed. Click: GSD: Next Unit says so, with the file to open.'),
       );
-      this.item.accessibilityInformation = { label: vscode.l10n.t('GSD: {0} blocked: {1} cannot be read', blocked.unitId, file) };
+      this.say(vscode.l10n.t('GSD: {0}{1} is blocked: its hook-state file {2} cannot be read', where, blocked.unitId, file));
       this.item.show();
       return;
     }
     this.item.text = d ? `$(play-circle) GSD: ${where}${d.unitType} ${d.unitId.split('/').pop()}` : `$(checklist) GSD: ${where}${state.phase}`;
     this.item.command = d ? { command: COMMANDS.nextUnit, title: vscode.l10n.t('GSD: Next Unit'), arguments: [{ unitType: d.unitType, unitId: d.unitId } satisfies ShownUnit] } : COMMANDS.nextUnit;
+    // Read out in words, never the tooltip's markdown.
+    this.say(
+      d
+        ? vscode.l10n.t('GSD: {0}next unit {1}, decided by {2}. Activate to dispatch it.', where, unitName(d), d.source)
+        : vscode.l10n.t('GSD: {0}phase {1}, nothing to dispatch: {2}', where, state.phase, preview.blocker ?? state.nextAction),
+    );
     this.item.tooltip = new vscode.MarkdownString(
       heading +
         (d

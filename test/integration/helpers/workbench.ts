@@ -11,6 +11,8 @@ export interface WorkbenchView {
   rows?: TreeRow[];
   /** The texts of the status bar's GSD items as the page draws them, when asked for. */
   statusBar?: string[];
+  /** Their aria-labels: what a screen reader is given. */
+  statusBarAria?: string[];
 }
 
 /** One row a tree view draws: its depth (1 = top level) and its label. */

@@ -40,6 +40,9 @@ describe('The status bar through the review loop', () => {
     await waitFor(`the status bar to say "${text}" (it says "${api.statusBar.text}")`, () => api.statusBar.text === text);
     const view = await readStatusBar(shot, drawn);
     if (view) assert.deepEqual(view.statusBar, [drawn], `the status bar the workbench draws (${view.screenshot})`);
+    // A screen reader gets words, not the tooltip's markdown.
+    assert.doesNotMatch(api.statusBar.label, /[`*]/, api.statusBar.label);
+    if (view) assert.deepEqual(view.statusBarAria, [api.statusBar.label], 'the aria-label the page gives the item');
   };
 
   /**
@@ -75,6 +78,7 @@ describe('The status bar through the review loop', () => {
   it('names the fix of T02 before anything happened, and a click dispatches it', async () => {
     await expectBar('loop-0-start', '$(play-circle) GSD: fix-task T02', 'GSD: fix-task T02');
     assert.match(api.statusBar.tooltip, /\*\*Next unit:\*\* `fix-task` M002-k7q2xz\/S02\/T02 \(decided by review-loop\)/);
+    assert.equal(api.statusBar.label, `GSD: next unit fix-task ${T02}, decided by review-loop. Activate to dispatch it.`);
     const shown = shownUnit();
     const d = await click('loop-0-click');
     assert.deepEqual([d.unitType, d.unitId, d.data?.cycle], ['fix-task', T02, 2]);
