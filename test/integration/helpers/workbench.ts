@@ -13,6 +13,9 @@ export interface WorkbenchView {
   statusBar?: string[];
   /** Their aria-labels: what a screen reader is given. */
   statusBarAria?: string[];
+  /** The side bar view's title actions and the activity bar's items, by aria-label (viewActions asked for). */
+  viewActions?: string[];
+  activityBar?: string[];
 }
 
 /** One row a tree view draws: its depth (1 = top level) and its label. */
@@ -33,6 +36,11 @@ export async function captureWorkbench(name: string, expectTexts: string[] = [],
   return askRunner({ name, expectTexts, expectRows, pressAfter, hoverRow }, timeoutMs);
 }
 
+/** A screenshot once `expectTexts` show, with the side bar view's title actions and the activity bar's items by name. */
+export async function readViewActions(name: string, expectTexts: string[], timeoutMs = 20_000): Promise<WorkbenchView | null> {
+  return askRunner({ name, expectTexts, viewActions: true }, timeoutMs);
+}
+
 /**
  * A screenshot, and the texts of the status bar's GSD items as the page draws them, once `expect`
  * shows in the page (up to 10 s; the answer says what it shows either way).
@@ -51,7 +59,7 @@ export async function clickNotificationButton(name: string, expect: string, labe
   return askRunner({ name, expectTexts: [expect], clickNotificationButton: label }, timeoutMs);
 }
 
-async function askRunner(request: { name: string; expectTexts: string[]; expectRows?: TreeRow[]; pressAfter?: string; hoverRow?: string; statusBar?: boolean; clickStatusBar?: boolean; clickNotificationButton?: string }, timeoutMs: number): Promise<WorkbenchView | null> {
+async function askRunner(request: { name: string; expectTexts: string[]; expectRows?: TreeRow[]; pressAfter?: string; hoverRow?: string; statusBar?: boolean; clickStatusBar?: boolean; clickNotificationButton?: string; viewActions?: boolean }, timeoutMs: number): Promise<WorkbenchView | null> {
   const { name } = request;
   const dir = process.env.GSD_WORKBENCH_BRIDGE;
   if (!dir) return null;
