@@ -142,6 +142,18 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
  * one per done task until it ends (the StateIndex for good), and every byte kept is copied by the
  * garbage collector's young generation, twice: that was a tenth of a cold full derive.
  */
+/**
+ * The same, with the whole frontmatter checked: the keys the state needs are picked from their lines
+ * (fast, and blind to a broken line elsewhere), so a frontmatter GSD's YAML reader would refuse is
+ * said only by parsing all of it. Used where the whole project is read (the panel, `state --full`).
+ */
+export function parseTaskSummaryChecked(text: string, file: string): TaskSummaryForState {
+  const summary = parseTaskSummaryForState(text, file);
+  if (summary.diagnostics.some((d) => d.severity === 'error')) return summary;
+  const errors = parseFrontmatter(text, file).diagnostics.filter((d) => d.severity === 'error');
+  return errors.length ? { ...summary, diagnostics: [...summary.diagnostics, ...errors] } : summary;
+}
+
 export function parseTaskSummaryForState(text: string, file: string): TaskSummaryForState {
   const { fm, diagnostics, pendingActions, oneLiner, verificationResult, completedAt } = readSummary(text, file);
   return {
