@@ -83,6 +83,10 @@ describe('review findings as comment threads, Problems entries and thread action
     // The issue without a file in the sample (src/commands/rule.ts) is listed on its review file.
     const review = vscode.Uri.file(path.join(tasks, 'T02-CODE-REVIEW-C1.md'));
     assert.deepEqual(vscode.languages.getDiagnostics(review).filter((x) => x.source === 'GSD review').map((x) => x.range.start.line + 1), [11]);
+    // Problems shows plain text: the review's code span reads as a quote, not as raw backticks.
+    assert.deepEqual(vscode.languages.getDiagnostics(review).filter((x) => x.source === 'GSD review').map((x) => x.message), [
+      'minor: "rule remove" of a missing pattern exits 0; it should say nothing matched and exit 1. (T02, review cycle 1)',
+    ]);
     await config().update('reviewFindings.problems', 'off', vscode.ConfigurationTarget.Workspace);
     await waitFor('Problems to be emptied by the setting', () => !vscode.languages.getDiagnostics(uri).some((x) => x.source === 'GSD review'));
     await config().update('reviewFindings.problems', undefined, vscode.ConfigurationTarget.Workspace);
