@@ -203,7 +203,11 @@ async function main() {
     // git is optional for the demo
   }
 
-  server = await startCodeServer({ version: target.version, port, extensionsDir, folder });
+  // code-server's own temporary files (its vscode-ipc-*.sock sockets) in the demo's folder, removed
+  // with it when the demo stops, instead of left in the system's temporary folder.
+  const tmp = path.join(work, 'tmp');
+  fs.mkdirSync(tmp);
+  server = await startCodeServer({ version: target.version, port, extensionsDir, folder, env: { TMPDIR: tmp } });
   const url = `${server.url}/?folder=${encodeURIComponent(folder)}`;
   console.log(`\nGSD Review Loop demo: VS Code ${server.vscodeVersion} (code-server ${server.version}) with the extension installed,`);
   console.log(`opened on a copy of the sample project (${folder}).\n`);
