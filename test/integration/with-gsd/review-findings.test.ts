@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { freshSample } from '../helpers/sample';
+import { waitFor } from '../helpers/wait-for';
 import { captureWorkbench } from '../helpers/workbench';
 import { completeAnswering } from '../helpers/notifications';
 
@@ -19,13 +20,6 @@ describe('review findings as comment threads, Problems entries and thread action
   let tasks: string;
   let rulesFile: string;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
-  const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   const threads = () => api.findings.threads.threadsOf(rulesFile);
   const open = async (file: string) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
 

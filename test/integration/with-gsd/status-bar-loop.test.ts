@@ -9,6 +9,7 @@ import type { GsdExtensionApi } from '../../../src/extension';
 import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-command';
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
+import { waitFor } from '../helpers/wait-for';
 import { clickStatusBar, readStatusBar } from '../helpers/workbench';
 import type { DispatchRecord } from '../../../src/core/dispatch/dispatch-record';
 
@@ -20,13 +21,6 @@ describe('The status bar through the review loop', () => {
   let tasks: string;
   const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
   const handle = () => api.workspace.list()[0];
-  const waitFor = async (what: string, check: () => boolean, ms = 15_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   /** Everything the bar's text was, in order, while `run` ran and until `settled` holds. */
   const barTexts: string[] = [];
   let sampling: NodeJS.Timeout | undefined;
@@ -37,7 +31,7 @@ describe('The status bar through the review loop', () => {
 
   /** The bar as the extension holds it and as the page draws it; `drawn` is what the page shows. */
   const expectBar = async (shot: string, text: string, drawn: string) => {
-    await waitFor(`the status bar to say "${text}" (it says "${api.statusBar.text}")`, () => api.statusBar.text === text);
+    await waitFor(() => `the status bar to say "${text}" (it says "${api.statusBar.text}")`, () => api.statusBar.text === text);
     const view = await readStatusBar(shot, drawn);
     if (view) assert.deepEqual(view.statusBar, [drawn], `the status bar the workbench draws (${view.screenshot})`);
     // A screen reader gets words, not the tooltip's markdown.

@@ -10,6 +10,7 @@ import { EXTENSION_ID } from '../helpers/extension';
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
+import { waitFor } from '../helpers/wait-for';
 import { snapshotTree } from '../../unit/helpers/folder-snapshot';
 
 const M2 = 'M002-k7q2xz';
@@ -22,13 +23,6 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   const cliNext = () => {
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
     return JSON.parse(execFileSync(process.execPath, [cli, 'next', '--json', '--root', root], { encoding: 'utf8' }));
-  };
-  const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
   };
   const t02Review = () => (api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks[1].extensions['review-loop'] ?? {}) as Record<string, any>;
 

@@ -10,6 +10,7 @@ import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-comm
 import { labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
+import { waitFor } from '../helpers/wait-for';
 import { captureWorkbench, readStatusBar } from '../helpers/workbench';
 
 const M2 = 'M002-k7q2xz';
@@ -19,13 +20,6 @@ describe('a task whose hook-state file is broken', () => {
   let sidecar: string;
   let intact: string;
   const handle = () => api.workspace.list()[0];
-  const waitFor = async (what: string, check: () => boolean, ms = 15_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   const t02Label = () => {
     const node = api.panel.unitNode(handle(), M2, 'S02', 'T02');
     return node ? labelOf(api.panel.getTreeItem(node)) : '';
@@ -43,9 +37,9 @@ describe('a task whose hook-state file is broken', () => {
   it('is blocked by that file in the status bar and the panel, with the reason; never review cycle 1', async () => {
     await waitFor('the bar to name the fix', () => api.statusBar.text === '$(play-circle) GSD: fix-task T02');
     fs.writeFileSync(sidecar, intact.replace('      cycle: 2\n', '      cycle: [2\n'));
-    await waitFor(`the bar to say T02 is blocked (it says "${api.statusBar.text}")`, () => api.statusBar.text === '$(error) GSD: T02 blocked by T02-HOOKS.md');
+    await waitFor(() => `the bar to say T02 is blocked (it says "${api.statusBar.text}")`, () => api.statusBar.text === '$(error) GSD: T02 blocked by T02-HOOKS.md');
     assert.match(api.statusBar.tooltip, /^\*\*M002-k7q2xz\/S02\/T02 is blocked:\*\* its hook-state file `T02-HOOKS\.md` cannot be read \(line \d+: frontmatter is not valid YAML: /);
-    await waitFor(`the panel to mark T02 blocked (it says "${t02Label()}")`, () => t02Label() === 'T02 · blocked by T02-HOOKS.md');
+    await waitFor(() => `the panel to mark T02 blocked (it says "${t02Label()}")`, () => t02Label() === 'T02 · blocked by T02-HOOKS.md');
     const item = api.panel.getTreeItem(api.panel.unitNode(handle(), M2, 'S02', 'T02')!);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
     assert.match((item.tooltip as vscode.MarkdownString).value, /\*\*Blocked:\*\* its hook-state file `T02-HOOKS\.md` cannot be read/);
@@ -72,7 +66,7 @@ describe('a task whose hook-state file is broken', () => {
 
   it('goes back to the fix of cycle 2 once the file is fixed', async () => {
     fs.writeFileSync(sidecar, intact);
-    await waitFor(`the bar to name the fix again (it says "${api.statusBar.text}")`, () => api.statusBar.text === '$(play-circle) GSD: fix-task T02');
+    await waitFor(() => `the bar to name the fix again (it says "${api.statusBar.text}")`, () => api.statusBar.text === '$(play-circle) GSD: fix-task T02');
     await waitFor('the panel row', () => t02Label() === 'T02 · next · cycle 2: fixing');
   });
 });
