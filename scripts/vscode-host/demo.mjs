@@ -3,7 +3,8 @@
 // or when the npm that started it goes away.
 //   --port N           serve on port N (one clear line if it is taken)
 //   --screenshot FILE  open the URL headless with the sidebar at 300 px, save a screenshot of the
-//                      first view, then of each step of one review-loop turn (FILE-next-unit.png,
+//                      first view and its Problems view (FILE-problems-first.png), then of each
+//                      step of one review-loop turn (FILE-next-unit.png,
 //                      -loop-complete, -loop-next, -complete: Complete Unit's confirmation,
 //                      -loop-reviewed, -problems), saying what the status bar shows after each; stop
 //   GSD_CODE_SERVER_VERSION=4.100.3|floor|latest (default: latest)
@@ -119,6 +120,12 @@ async function screenshotFirstView(url, file, folder) {
     await page.screenshot({ path: out });
     console.log(`screenshot ${what}: ${out} — bar: ${await barText(page)}`);
   };
+  // 0. The Problems view as a first look finds it: the review's findings of the task in its loop.
+  await palette(page, 'View: Focus Problems');
+  await page.locator('.markers-panel').waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await page.waitForTimeout(1500);
+  await shot('problems-first', `of the first Problems view (${(await page.locator('.markers-panel .monaco-list-row').allInnerTexts().catch(() => [])).map((r) => r.split('\n')[0]).join(' | ') || 'empty'})`);
+  await palette(page, 'View: Close Panel');
   // 1. Next Unit, by a click on the status bar: the toast says what went where.
   await page.locator('.statusbar-item', { hasText: 'GSD:' }).first().click();
   const toast = page.locator('.notification-toast').first();
