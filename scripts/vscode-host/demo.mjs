@@ -125,7 +125,9 @@ async function screenshotFirstView(url, file, folder) {
   await page.locator('.markers-panel').waitFor({ timeout: 15_000 }).catch(() => undefined);
   await page.waitForTimeout(1500);
   await shot('problems-first', `of the first Problems view (${(await page.locator('.markers-panel .monaco-list-row').allInnerTexts().catch(() => [])).map((r) => r.split('\n')[0]).join(' | ') || 'empty'})`);
-  await palette(page, 'View: Close Panel');
+  // Ctrl+J: View: Toggle Panel, which closes it again.
+  await page.keyboard.press('Control+J');
+  await page.waitForTimeout(500);
   // 1. Next Unit, by a click on the status bar: the toast says what went where.
   await page.locator('.statusbar-item', { hasText: 'GSD:' }).first().click();
   const toast = page.locator('.notification-toast').first();
