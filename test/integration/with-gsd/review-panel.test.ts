@@ -59,7 +59,7 @@ describe('review panel', () => {
 
   it('shows milestones, slices and tasks with status icons, progress and stable ids', async () => {
     const m2 = item(root(/^M002/));
-    assert.equal((m2.iconPath as vscode.ThemeIcon).id, 'play-circle');
+    assert.equal((m2.iconPath as vscode.ThemeIcon).id, 'target');
     assert.equal(labelOf(m2), 'M002-k7q2xz');
     // The title in the description, after the progress: a narrow sidebar cuts it, not the label.
     assert.equal(m2.description, '1/3 · Categorisation rules');
@@ -74,7 +74,9 @@ describe('review panel', () => {
       ['S03', 'not planned · Category report · low risk', 'gsdReviewLoop.slice.blocked'],
     ]);
     const t03 = item(task('T03'));
-    assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'play-circle');
+    // GSD's active task and the unit Next Unit dispatches differ by icon, not only by colour.
+    assert.equal((t03.iconPath as vscode.ThemeIcon).id, 'target');
+    assert.equal((item(task('T02')).iconPath as vscode.ThemeIcon).id, 'play-circle');
     // The default dispatch's active task, but not what GSD: Next Unit dispatches: not "next".
     assert.equal(labelOf(t03), 'T03');
     assert.equal(t03.description, 'rule list with match counts');
@@ -135,7 +137,7 @@ describe('review panel', () => {
       ['Review cycle 1', 'changes requested · 2 open · 0 resolved'],
       ['Review cycle 2', 'fixing the open issues'],
       ['Keep CRLF line endings of rules.yaml when writing (test is pending)', ''],
-      ['Refuse `rule add` when the same pattern already exists with another category', ''],
+      ['Refuse "rule add" when the same pattern already exists with another category', ''],
     ]);
     const pendingOpen = item(api.panel.getChildren(task('T02'))[2]).command!;
     assert.equal(pendingOpen.command, 'vscode.open');

@@ -10,6 +10,7 @@ import { EXTENSION_ID } from '../helpers/extension';
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
+import { waitFor } from '../helpers/wait-for';
 import { snapshotTree } from '../../unit/helpers/folder-snapshot';
 import { skipBecause } from '../../shared/skip-because';
 
@@ -23,13 +24,6 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   const cliNext = () => {
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
     return JSON.parse(execFileSync(process.execPath, [cli, 'next', '--json', '--root', root], { encoding: 'utf8' }));
-  };
-  const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
   };
   const t02Review = () => (api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks[1].extensions['review-loop'] ?? {}) as Record<string, any>;
 
@@ -232,6 +226,15 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.equal(refused.result, undefined);
     assert.deepEqual(refused.modals.map((m) => [m.message, m.buttons]), [[`Dispatch replan-slice ${M2}/S02?`, ['Dispatch', 'Show Prompt']]]);
     assert.equal(api.workspace.list()[0].engine.currentUnit(), null);
+    // With a unit in flight, the question says so before anything is clicked, and offers only the prompt.
+    await vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
+    const flying = api.workspace.list()[0].engine.currentUnit()!;
+    const busy = await answeringModals(undefined, () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
+    assert.deepEqual(busy.modals.map((m) => m.buttons), [['Show Prompt']]);
+    assert.ok(busy.modals[0].detail.includes(`\n\n${flying.unitType} ${flying.unitId} is in flight (dispatched `), busy.modals[0].detail);
+    assert.match(busy.modals[0].detail, /: complete or cancel it before this can be dispatched\.$/);
+    await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { result: r } = await answeringModals('Dispatch', () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
     const result = r!;
     const d = result.outcome!.decision!;
@@ -240,18 +243,24 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('✓ Complete Unit on a replan whose REPLAN.md is not written asks first, naming the unit and the missing file', async () => {
+  it('✓ Complete Unit on a replan whose REPLAN.md is not written asks first, naming the unit and the missing file; Enter cancels', async () => {
     const handle = api.workspace.list()[0];
-    const { result, modals } = await answeringModals(undefined, () => vscode.commands.executeCommand('gsdReviewLoop.completeUnit'));
-    assert.equal(result, null);
-    assert.equal(modals.length, 1);
-    assert.equal(modals[0].message, `Complete replan-slice ${M2}/S02?`);
-    assert.match(modals[0].detail, new RegExp(`^\\.gsd/milestones/${M2}/slices/S02/S02-REPLAN\\.md has not been written since the unit was dispatched`));
-    assert.deepEqual(modals[0].buttons, ['Complete Anyway']);
+    /** Starts Complete Unit, waits for its pick in the page, presses what `keys` say, and returns what the command returned. */
+    const answer = async (shot: string, keys: string[]) => {
+      const done = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
+      const view = await captureWorkbench(shot, [`Complete replan-slice ${M2}/S02?`, 'keep it in flight', 'Complete Anyway', `.gsd/milestones/${M2}/slices/S02/S02-REPLAN.md has not been written since the unit was dispatched`]);
+      if (view) assert.deepEqual(Object.values(view.seen), [true, true, true, true], view.screenshot);
+      else await new Promise((r) => setTimeout(r, 1000));
+      for (const k of keys) await vscode.commands.executeCommand(k);
+      return done;
+    };
+    // Enter takes the pick's first row, Cancel: the unit stays in flight.
+    assert.equal(await answer('complete-confirmation', ['workbench.action.acceptSelectedQuickOpenItem']), null);
     assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice', 'still in flight');
-    // (VS Code refuses to show a modal dialog to extension tests, so the real dialog is not captured here.)
-    assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice');
-    await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
+    // Down, then Enter: Complete Anyway.
+    const { messages } = await notificationsDuring(() => answer('complete-confirmation-anyway', ['workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem']));
+    assert.equal(handle.engine.currentUnit(), null, 'completed');
+    assert.deepEqual(messages, [`GSD: replan-slice ${M2}/S02 completed.`]);
   });
 
   it('puts no CodeLens and no pending actions on a summary whose Known Issues is only an example in a code fence', async () => {
