@@ -6,7 +6,8 @@ import { captureWorkbench } from './workbench';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
 
-export async function notificationsDuring<T>(run: () => Thenable<T> | Promise<T>): Promise<{ result: T; messages: string[] }> {
+/** `run` gets the messages shown so far, to wait on one (a click runs its command a moment later). */
+export async function notificationsDuring<T>(run: (messages: readonly string[]) => Thenable<T> | Promise<T>): Promise<{ result: T; messages: string[] }> {
   const w = vscode.window as unknown as Record<string, Show>;
   const names = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
   const originals = names.map((n) => w[n]);
@@ -20,7 +21,7 @@ export async function notificationsDuring<T>(run: () => Thenable<T> | Promise<T>
     };
   });
   try {
-    return { result: await run(), messages };
+    return { result: await run(messages), messages };
   } finally {
     names.forEach((n, i) => (w[n] = originals[i]));
   }

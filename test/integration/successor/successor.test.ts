@@ -19,14 +19,7 @@ import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { skipBecause } from '../../shared/skip-because';
-
-async function waitFor(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { waitFor } from '../helpers/wait-for';
 
 describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Next Unit hands over to GSD", () => {
   let api: GsdExtensionApi;

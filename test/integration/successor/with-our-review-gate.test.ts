@@ -17,17 +17,10 @@ import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { captureWorkbench } from '../helpers/workbench';
 import { acceptPickUntilPreview } from '../helpers/install-preview';
+import { waitFor } from '../helpers/wait-for';
 
 const UNIT = 'M001/S02/T02';
 const KEY = `gsd-review-loop/execute-task/${UNIT}`;
-
-async function waitFor(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("our review loop as GSD's review gate (@opengsd/gsd-pi 1.x)", () => {
   let api: GsdExtensionApi;
