@@ -30,7 +30,8 @@ const MAX_LISTED = 40;
 
 /**
  * The lines naming what was not proven: skipped tests (a unit test skipped under Node 20 that the
- * Node 24 run passed is proven) and tests that passed only on a retry. `runs`: [label, outcomes][];
+ * Node 24 run passed is proven), tests that passed only on a retry, and tests that passed without a
+ * check they could not make here (the page of a workbench no runner drives). `runs`: [label, outcomes][];
  * the unit runs share the label `unit` (their tests are the same tests).
  */
 export function notProvenLines(runs) {
@@ -38,6 +39,7 @@ export function notProvenLines(runs) {
   for (const [label, outcomes] of runs) for (const o of outcomes) if (o.state === 'passed') proven.add(`${label}\u0000${o.file}\u0000${o.title}`);
   const skipped = [];
   const retried = [];
+  const partial = [];
   const seen = new Set();
   for (const [label, outcomes] of runs) {
     for (const o of outcomes) {
@@ -47,6 +49,7 @@ export function notProvenLines(runs) {
         skipped.push(`  - ${label}: ${o.title} — ${o.reason ?? 'no reason given'}`);
       }
       if (o.state === 'passed' && o.passedOnRetry) retried.push(`  - ${label}: ${o.title} — failed first: ${o.passedOnRetry}`);
+      if (o.state === 'passed' && o.unproven) partial.push(`  - ${label}: ${o.title} — without ${o.unproven}`);
     }
   }
   const lines = [];
@@ -57,5 +60,6 @@ export function notProvenLines(runs) {
   };
   list(`skipped (${skipped.length}), not proven by this run:`, skipped);
   list(`passed only on a retry (${retried.length}):`, retried);
+  list(`passed without part of their checks (${partial.length}):`, partial);
   return lines;
 }

@@ -35,6 +35,7 @@ function collectOutcomes(runner, label) {
     if (label) o.run = label;
     if (state === 'skipped') o.reason = skipReasonOf(test);
     if (state === 'passed' && retried.has(test.fullTitle())) o.passedOnRetry = retried.get(test.fullTitle());
+    if (state === 'passed' && typeof test.unproven === 'string') o.unproven = test.unproven;
     outcomes.push(o);
   };
   runner.on(EVENT_TEST_RETRY, (test, err) => retried.set(test.fullTitle(), String((err && err.message) || err).split('\n')[0]));

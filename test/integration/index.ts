@@ -7,6 +7,7 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { setReporter } from './helpers/report';
 import { rememberSample } from './helpers/sample';
+import { setCurrentTest } from '../shared/current-test';
 // The shared outcomes reporter is CommonJS (mocha loads it by path in the other runs).
 const { collectOutcomes } = require('../mocha-outcomes-reporter.cjs') as { collectOutcomes(runner: Mocha.Runner, label: string): void };
 
@@ -61,6 +62,8 @@ export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(util.format(...args));
   setReporter(write);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // Helpers called from arrow functions note on the running test what they could not check.
+  mocha.rootHooks({ beforeEach(this: Mocha.Context) { setCurrentTest(this.currentTest); } });
   const dir = path.join(__dirname, kind);
   // GSD_TEST_ONLY: run only the test files whose names start with one of these (comma list), to iterate on one.
   const only = process.env.GSD_TEST_ONLY?.split(',').filter(Boolean);

@@ -1,5 +1,6 @@
 // `npm test` names what it did not prove, right above its last line: every skipped test with its
-// reason, every test that passed only on a retry with the failure before. Shown here on a real mocha
+// reason, every test that passed only on a retry with the failure before, every test that passed
+// without a check it could not make here. Shown here on a real mocha
 // run with the project's outcomes reporter (test/fixtures/outcomes/not-proven.spec.ts).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -35,6 +36,8 @@ describe('npm test: what the run did not prove', function () {
       '  - unit: outcomes fixture skipped from its before hook one of the group — the whole group needs node:sqlite',
       'passed only on a retry (1):',
       '  - unit: outcomes fixture fails once, then passes — failed first: the first try failed (a port in use)',
+      'passed without part of their checks (1):',
+      '  - unit: outcomes fixture passes without its page check — without its checks of the page: no workbench here',
     ]);
     // A test one run skipped and another passed (Node 20 without node:sqlite, Node 24 with it) is proven.
     assert.deepEqual(notProvenLines([['unit', [{ file: 'a', title: 't', state: 'skipped', reason: 'no node:sqlite' }]], ['unit', [{ file: 'a', title: 't', state: 'passed' }]]]), []);

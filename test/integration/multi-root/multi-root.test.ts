@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { activateExtension, labelOf } from '../helpers/extension';
 import { dumpPanel, rowsOnOpen, whenPanelQuiet } from '../helpers/panel-tree';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { skipBecause } from '../../shared/skip-because';
 import { notificationsDuring } from '../helpers/notifications';
 
@@ -58,7 +58,7 @@ describe('in a multi-root workspace', () => {
       return picked;
     });
     const view = shots[0];
-    if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true, true]));
     // Cancelling says nothing (it said "no .gsd folder in this workspace") and dispatches nothing.
     assert.deepEqual(escaped.messages, []);
     assert.equal(escaped.result, undefined);

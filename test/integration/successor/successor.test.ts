@@ -17,7 +17,7 @@ import { snapshotTree } from '../../unit/helpers/folder-snapshot';
 import { successorLayoutTree } from '../../unit/helpers/successor-project';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { skipBecause } from '../../shared/skip-because';
 import { waitFor } from '../helpers/wait-for';
 
@@ -257,7 +257,7 @@ describe("successor project (@opengsd/gsd-pi 1.x): read-only panel, CodeLens, Ne
       const text = withDatabase ? 'Double capture on retry' : 'Idempotency key missing on capture';
       assert.match((thread.comments[0].body as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), new RegExp(text));
       const view = await captureWorkbench('successor-finding-thread', [text], 45_000);
-      if (view) assert.deepEqual(view.seen, { [text]: true }, view.screenshot);
+      checkSeen(view, (v) => assert.deepEqual(v.seen, { [text]: true }, v.screenshot));
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       if (artifactFile) {

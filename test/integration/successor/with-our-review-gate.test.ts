@@ -15,7 +15,7 @@ import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { acceptPickUntilPreview } from '../helpers/install-preview';
 import { waitFor } from '../helpers/wait-for';
 
@@ -147,7 +147,7 @@ describe("our review loop as GSD's review gate (@opengsd/gsd-pi 1.x)", () => {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     const expect = ['cycle 3: fixing', 'Review cycle 2', 'No idempotency key', 'GSD review'];
     const view = await captureWorkbench('successor-review-gate', expect, 45_000);
-    if (view) assert.deepEqual(Object.values(view.seen), expect.map(() => true), JSON.stringify(view.seen));
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), expect.map(() => true), JSON.stringify(v.seen)));
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -196,7 +196,7 @@ describe("GSD: Install Agent Hooks on a successor project installs our review ga
       const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri)) ?? [];
       assert.deepEqual(lenses.map((l) => l.command?.title), ['$(check) Install these files', 'Cancel']);
       const view = await captureWorkbench('successor-install-gate-preview', ['Install these files', "GSD's review gate"]);
-      if (view) assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
+      checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true], JSON.stringify(v.seen)));
       await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
       return installing;
     });

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { EXTENSION_ID, labelOf } from '../helpers/extension';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { skipBecause } from '../../shared/skip-because';
@@ -37,7 +37,7 @@ describe('agent hooks from VS Code', () => {
       await vscode.commands.executeCommand('notifications.showList');
       const view = await captureWorkbench('install-preview', ['Install these files', 'GSD: Install Agent Hooks — preview']);
       await vscode.commands.executeCommand('notifications.hideList');
-      if (view) assert.deepEqual(Object.values(view.seen), [true, true]);
+      checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true]));
       await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
       return installing;
     });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { freshSample } from '../helpers/sample';
 import { waitFor } from '../helpers/wait-for';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { completeAnswering } from '../helpers/notifications';
 
 const M2 = 'M002-k7q2xz';
@@ -53,7 +53,7 @@ describe('review findings as comment threads, Problems entries and thread action
     assert.equal(thread.contextValue, 'gsdReviewLoop.finding.open.writable');
     await vscode.commands.executeCommand('revealLine', { lineNumber: 50, at: 'top' });
     const view = await captureWorkbench('thread-rules-file-57', ['never fsynced before rename', 'major · T02 cycle 1'], 45_000);
-    if (view) assert.deepEqual(view.seen, { 'never fsynced before rename': true, 'major · T02 cycle 1': true }, view.screenshot);
+    checkSeen(view, (v) => assert.deepEqual(v.seen, { 'never fsynced before rename': true, 'major · T02 cycle 1': true }, v.screenshot));
   });
 
   it('keeps the thread on its line while the file is edited above it, and says the line may have moved', async () => {
@@ -87,7 +87,7 @@ describe('review findings as comment threads, Problems entries and thread action
     await waitFor('the Problems entry back', () => vscode.languages.getDiagnostics(uri).some((x) => x.source === 'GSD review'));
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     const view = await captureWorkbench('problems-panel', ['never fsynced before rename', 'GSD review']);
-    if (view) assert.deepEqual(view.seen, { 'never fsynced before rename': true, 'GSD review': true }, view.screenshot);
+    checkSeen(view, (v) => assert.deepEqual(v.seen, { 'never fsynced before rename': true, 'GSD review': true }, v.screenshot));
     await vscode.commands.executeCommand('workbench.action.closePanel');
   });
 
@@ -144,7 +144,7 @@ describe('review findings as comment threads, Problems entries and thread action
     threads()[0].thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
     await vscode.commands.executeCommand('revealLine', { lineNumber: 50, at: 'top' });
     const view = await captureWorkbench('thread-resolved-after-fix-cycle', ['still not fsynced before the rename']);
-    if (view) assert.deepEqual(view.seen, { 'still not fsynced before the rename': true }, view.screenshot);
+    checkSeen(view, (v) => assert.deepEqual(v.seen, { 'still not fsynced before the rename': true }, v.screenshot));
 
     // The loop reviews cycle 2 and decides from the file: no open issue left, the task passes.
     await api.statusBar.update();

@@ -10,7 +10,7 @@ import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-comm
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { waitFor } from '../helpers/wait-for';
-import { clickStatusBar, readStatusBar } from '../helpers/workbench';
+import { clickStatusBar, readStatusBar, checkSeen } from '../helpers/workbench';
 import type { DispatchRecord } from '../../../src/core/dispatch/dispatch-record';
 
 const M2 = 'M002-k7q2xz';
@@ -33,10 +33,10 @@ describe('The status bar through the review loop', () => {
   const expectBar = async (shot: string, text: string, drawn: string) => {
     await waitFor(() => `the status bar to say "${text}" (it says "${api.statusBar.text}")`, () => api.statusBar.text === text);
     const view = await readStatusBar(shot, drawn);
-    if (view) assert.deepEqual(view.statusBar, [drawn], `the status bar the workbench draws (${view.screenshot})`);
+    checkSeen(view, (v) => assert.deepEqual(v.statusBar, [drawn], `the status bar the workbench draws (${v.screenshot})`));
     // A screen reader gets words, not the tooltip's markdown.
     assert.doesNotMatch(api.statusBar.label, /[`*]/, api.statusBar.label);
-    if (view) assert.deepEqual(view.statusBarAria, [api.statusBar.label], 'the aria-label the page gives the item');
+    checkSeen(view, (v) => assert.deepEqual(v.statusBarAria, [api.statusBar.label], 'the aria-label the page gives the item'));
   };
 
   /**

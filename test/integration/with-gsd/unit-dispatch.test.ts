@@ -8,7 +8,7 @@ import type { GsdExtensionApi } from '../../../src/extension';
 import type { NextUnitResult } from '../../../src/vscode/dispatch/next-unit-command';
 import { EXTENSION_ID } from '../helpers/extension';
 import { answeringModals, notificationsDuring } from '../helpers/notifications';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { freshSample } from '../helpers/sample';
 import { waitFor } from '../helpers/wait-for';
 import { snapshotTree } from '../../unit/helpers/folder-snapshot';
@@ -92,7 +92,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const view = await captureWorkbench('dispatch-result', ['Fix the issues the reviewer found in task T02', 'dispatched to editor']);
     await vscode.commands.executeCommand('notifications.hideList');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (view) assert.deepEqual(Object.values(view.seen), [true, true]);
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true]));
   });
 
   it('shows the unit in flight in the status bar and the panel; a second Next Unit says so and opens no second prompt', async () => {
@@ -122,7 +122,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     await vscode.commands.executeCommand('notifications.showList');
     const view = await captureWorkbench('unit-in-flight', ['GSD: fix-task T02 ·', 'T02 · in flight', 'is in flight']);
     await vscode.commands.executeCommand('notifications.hideList');
-    if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true, true]));
     // Cancel: nothing in flight, the bar offers the next unit again.
     const cancelled = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.cancelUnit'));
     assert.deepEqual(cancelled.messages, ['GSD: fix-task M002-k7q2xz/S02/T02 cancelled. GSD: Next Unit dispatches again.']);
@@ -202,7 +202,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     assert.equal(lenses[0].range.start.line + 1, doc.getText().split('\n').indexOf('## Known Issues') + 1);
     const view = await captureWorkbench('summary-codelens', ['3 pending actions', 'Replan slice', 'Show in review panel']);
-    if (view) assert.deepEqual(Object.values(view.seen), [true, true, true]);
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true, true]));
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), '- Explain unmatched transactions\n');
     await vscode.workspace.applyEdit(edit);
@@ -249,8 +249,9 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     const answer = async (shot: string, keys: string[]) => {
       const done = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
       const view = await captureWorkbench(shot, [`Complete replan-slice ${M2}/S02?`, 'keep it in flight', 'Complete Anyway', `.gsd/milestones/${M2}/slices/S02/S02-REPLAN.md has not been written since the unit was dispatched`]);
-      if (view) assert.deepEqual(Object.values(view.seen), [true, true, true, true], view.screenshot);
-      else await new Promise((r) => setTimeout(r, 1000));
+      checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true, true, true], v.screenshot));
+      // Without the page bridge nothing says when the pick is up: give it a moment.
+      if (!view) await new Promise((r) => setTimeout(r, 1000));
       for (const k of keys) await vscode.commands.executeCommand(k);
       return done;
     };

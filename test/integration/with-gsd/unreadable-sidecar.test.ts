@@ -11,7 +11,7 @@ import { labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { waitFor } from '../helpers/wait-for';
-import { captureWorkbench, readStatusBar } from '../helpers/workbench';
+import { captureWorkbench, readStatusBar, checkSeen } from '../helpers/workbench';
 
 const M2 = 'M002-k7q2xz';
 
@@ -50,7 +50,7 @@ describe('a task whose hook-state file is broken', () => {
     const problems = vscode.languages.getDiagnostics(vscode.Uri.file(sidecar));
     assert.ok(problems.some((d) => d.severity === vscode.DiagnosticSeverity.Error && /not valid YAML/.test(d.message)), JSON.stringify(problems));
     const view = await readStatusBar('unreadable-sidecar', 'GSD: T02 blocked by T02-HOOKS.md');
-    if (view) assert.deepEqual(view.statusBar, ['GSD: T02 blocked by T02-HOOKS.md']);
+    checkSeen(view, (v) => assert.deepEqual(v.statusBar, ['GSD: T02 blocked by T02-HOOKS.md']));
     const shot = await captureWorkbench('unreadable-sidecar-panel', ['T02 · blocked by T02-HOOKS.md'], 20_000, undefined, undefined, 'T02 · blocked by T02-HOOKS.md');
     if (shot) assert.deepEqual(Object.values(shot.seen), [true]);
   });
