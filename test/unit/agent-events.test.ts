@@ -3,7 +3,7 @@
 // gives, and the composite provider, which must answer every method the table names.
 import * as assert from 'node:assert/strict';
 import { claudeCompactionAddition, claudeContext, claudePermission, claudeStopReason, copilotCliContext, copilotCliPermission, copilotCliStopReason, vscodeContext, vscodePermission, vscodeStopReasons, type CommandRun } from './helpers/host-rules';
-import { AGENT_EVENTS, eventName, HOOK_EVENTS, INSTALLED_EVENTS, PROVIDER_METHODS } from '../../src/core/agent-hooks/agent-events';
+import { AGENT_EVENTS, eventName, HOOK_EVENTS, INSTALLED_EVENTS, PROVIDER_METHODS } from '../../src/core/hooks/lifecycle/agent-events';
 import { formatAnswer } from '../../src/core/agent-hooks/hook-payload';
 import { CompositeHooksProvider } from '../../src/core/hooks/lifecycle/composite-hooks-provider';
 

@@ -1,7 +1,7 @@
 // The agent-hook bridge: one hook payload in, one answer out, through the same core and hooks as
 // `next` and the extension. It never throws and never blocks the agent because of its own failure:
 // anything it cannot handle yields no answer (the host then proceeds as usual).
-import { AGENT_EVENTS } from './agent-events';
+import { AGENT_EVENTS } from '../hooks/lifecycle/agent-events';
 import * as path from 'node:path';
 import { CompositeHooksProvider } from '../hooks/lifecycle/composite-hooks-provider';
 import { insideGsd, NothingDispatchedError, readConfined } from '../dispatch/dispatch';

@@ -9,7 +9,7 @@ import type { UnitStateOf } from './hook-state';
 import type { ProjectStateOf, RegisterOptions } from './hook-registry';
 import type { GSDMiddleware, HookLog } from './middleware-types';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
-import { PROVIDER_METHODS } from '../../agent-hooks/agent-events';
+import { PROVIDER_METHODS } from '../lifecycle/agent-events';
 
 /** What a hook module (built-in or user) gets to register itself with. */
 export interface HookApi {
