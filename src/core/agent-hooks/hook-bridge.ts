@@ -8,7 +8,7 @@ import { insideGsd, NothingDispatchedError, readConfined } from '../dispatch/dis
 import { isWithin, realPathOf } from '../files/confine';
 import { runtimeDir } from '../dispatch/dispatch-record';
 import { ensureRuntimeDir } from '../files/runtime-folder';
-import type { BuiltinHook } from '../hooks/engine/hook-loader';
+import type { BuiltinHook } from '../hooks/loading/hook-loader';
 import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks/lifecycle/hooks-provider';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject, type GsdProject } from '../state/locate-project';

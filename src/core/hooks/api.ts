@@ -12,7 +12,7 @@
 // the summary against those types: storing a number where MyUnitState belongs does not compile.
 
 // ── Registration and user hook modules ────────────────────────────────────────────────────────────
-export type { BuiltinHook, HookApi, HookModule, HookRegister } from './engine/hook-module';
+export type { BuiltinHook, HookApi, HookModule, HookRegister } from './loading/hook-module';
 
 // ── Dispatch middleware ─────────────────────────────────────────────────────────────────────────
 export type { ProjectStateOf, RegisterOptions } from './engine/hook-registry';

@@ -21,7 +21,7 @@ import type { DispatchRecord } from '../dispatch/dispatch-record';
 import { journalFile } from '../files/commit-journal';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import type { NodeSqliteLoad } from '../sqlite/node-sqlite';
-import type { BuiltinHook } from '../hooks/engine/hook-loader';
+import type { BuiltinHook } from '../hooks/loading/hook-loader';
 import type { DispatchDecision, HookLog } from '../hooks/engine/middleware-types';
 import { HookRegistry } from '../hooks/engine/hook-registry';
 import { NoProjectError } from '../state/derive-state';
