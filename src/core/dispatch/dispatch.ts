@@ -22,7 +22,7 @@ import {
   type DispatchRecord,
 } from './dispatch-record';
 import type { HookRegistry } from '../hooks/engine/hook-registry';
-import { UnreadableHookStateError } from '../hooks/engine/hook-sidecar';
+import { UnreadableHookStateError } from '../parse/hook-sidecar';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import type { GsdStore } from '../files/gsd-store';
 import { runMiddleware } from '../hooks/engine/middleware';

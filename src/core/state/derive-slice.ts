@@ -10,7 +10,7 @@ import { parseTaskSummaryChecked, parseTaskSummaryForState } from '../parse/task
 import type { PendingActionLine } from '../parse/known-issues';
 import { TASK_FILE_ID, type DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
-import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../hooks/engine/hook-sidecar';
+import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../parse/hook-sidecar';
 import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
 
 export interface SlicePart {

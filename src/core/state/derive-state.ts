@@ -8,9 +8,8 @@ import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type Milesto
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import type { DirIndex } from '../files/gsd-layout';
 import { isGhost, listMilestones } from './milestone-folders';
-import { preferencesFile } from '../hooks/engine/hook-config';
+import { preferencesFile, type ProjectFiles } from './project-files';
 import { parsePreferences } from '../parse/preferences';
-import type { ProjectFiles } from './project-files';
 import type {
   Diagnostic,
   GSDState,

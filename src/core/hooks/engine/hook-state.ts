@@ -8,11 +8,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertPlainData, FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatter-block';
 import type { GsdStore, PlannedWrite } from '../../files/gsd-store';
 import { UnreadableFileError } from '../../files/bounded-read';
-import type { ProjectFiles } from '../../state/project-files';
-import { extensionBlocks, mergedBlocks, newSidecarText, unreadableSidecar, UnreadableHookStateError } from './hook-sidecar';
+import { preferencesFile, type ProjectFiles } from '../../state/project-files';
+import { extensionBlocks, mergedBlocks, newSidecarText, unreadableSidecar, UnreadableHookStateError } from '../../parse/hook-sidecar';
 import { movedMarkerFile, planMove, stateFilesOfProject } from './legacy-hook-state';
 import { UnitFileError, unitStateFiles, type UnitStateFiles } from './unit-files';
-import { preferencesFile } from './hook-config';
 import { parsePreferences } from '../../parse/preferences';
 import { settingsFile, settingsText } from './settings-file';
 
