@@ -27,7 +27,7 @@ import { confineTo, type FileChange, type ReadFile } from './file-changes';
 export type { FileChange, ReadFile } from './file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 import { planWorkflowServer } from './workflow-mcp-server';
-import type { ProjectKind } from '../successor/project-kind';
+import type { ProjectKind } from '../state/project-kind';
 
 export const MARKER = 'gsd-review-loop';
 export { GITHUB_HOOKS_FILE };

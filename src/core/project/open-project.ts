@@ -27,7 +27,7 @@ import { HookRegistry } from '../hooks/engine/hook-registry';
 import { NoProjectError } from '../state/derive-state';
 import { locateProject, type GsdProject } from '../state/locate-project';
 import type { ProjectFiles } from '../state/project-files';
-import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../successor/project-kind';
+import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../state/project-kind';
 import { Gsd2DatabaseSource } from './gsd2-database-source';
 import { HookCache, type ProjectHooks } from './hook-cache';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';

@@ -14,7 +14,7 @@ import { parseTaskSummary, type TaskSummary } from '../parse/task-summary';
 import type { Diagnostic } from '../model/types';
 import { parseFlatSlicePlan, type FlatPlanTask } from '../parse/flat-slice-plan';
 import { knownIssuesFromSummary, type KnownIssueLine } from './known-issue-actions';
-import { PHASES_DIR } from './project-kind';
+import { PHASES_DIR } from '../state/project-kind';
 import { readStateVersionStamp, type StateVersionStamp } from './state-version-stamp';
 
 export interface LayoutTask extends FlatPlanTask {

@@ -6,7 +6,7 @@
 // `hook-verdicts/<hook>/<unit id>.md`). Orders as GSD's own queries (db/queries.ts): milestones by
 // `sequence > 0` first, then sequence, id; slices and tasks by sequence, id.
 // A table or column an older schema lacks is simply not read.
-import type { ReadOnlyDatabase, Row } from './read-only-database';
+import type { ReadOnlyDatabase, Row } from '../sqlite/read-only-database';
 
 export interface DbMilestone {
   id: string;

@@ -16,7 +16,7 @@ import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { readGateConfig } from '../../core/successor-gate/gate-config';
 import { planGateInstall } from '../../core/successor-gate/gate-install';
 import { writeGateLauncher } from '../../core/successor-gate/gate-launcher';
-import { detectProjectKind } from '../../core/successor/project-kind';
+import { detectProjectKind } from '../../core/state/project-kind';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { DECISION_LINE, installPreview, vscodeRunsCustomAgentHooks, vscodeRunsHooks } from './install-preview';
