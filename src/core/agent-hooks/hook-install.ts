@@ -22,9 +22,9 @@ import { AGENT_EVENTS } from '../hooks/lifecycle/agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedKey } from './json-splice';
 import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
-import { confineTo, type FileChange, type ReadFile } from './file-changes';
+import { confineTo, type FileChange, type ReadFile } from '../files/file-changes';
 
-export type { FileChange, ReadFile } from './file-changes';
+export type { FileChange, ReadFile } from '../files/file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 import { planWorkflowServer } from './workflow-mcp-server';
 import type { ProjectKind } from '../state/project-kind';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import type { AgentHost } from '../../core/agent-hooks/agent-host';
-import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/files/file-changes';
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { readGateConfig } from '../../core/successor-gate/gate-config';
