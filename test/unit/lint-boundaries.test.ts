@@ -79,7 +79,7 @@ describe('lint boundaries (eslint.config.mjs)', function () {
   });
 
   it('places every folder of src/core, in the order docs/architecture.md shows', async () => {
-    const { CORE_LEVELS } = (await import('../../scripts/lint/layers.mjs')) as { CORE_LEVELS: string[][] };
+    const { CORE_LEVELS } = await import('../../scripts/lint/layers.mjs');
     const core = path.join(REPO, 'src', 'core');
     const folders = (fs.readdirSync(core, { recursive: true, withFileTypes: true }) as fs.Dirent[])
       .filter((e) => e.isDirectory())
