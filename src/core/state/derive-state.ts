@@ -41,7 +41,7 @@ export function freshPartSource(files: ProjectFiles): PartSource {
   return {
     files,
     milestone: (id, dir, depth) => deriveMilestonePart(files, id, dir, depth),
-    slice: (mid, sid, dir) => deriveSlicePart(files, mid, sid, dir),
+    slice: (milestoneId, sliceId, dir) => deriveSlicePart(files, milestoneId, sliceId, dir),
   };
 }
 

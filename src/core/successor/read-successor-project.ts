@@ -130,8 +130,8 @@ function fromDatabase(rows: SuccessorRows, layout: PhaseLayout, src: ReviewSourc
   const lifecycle = new Map<string, DbLifecycle>();
   for (const l of rows.lifecycles) lifecycle.set(`${l.kind}:${l.milestoneId}/${l.sliceId ?? ''}/${l.taskId ?? ''}`, l);
   let missingLifecycle = 0;
-  const status = (kind: DbLifecycle['kind'], mid: string, sid: string | null, tid: string | null, column: string) => {
-    const l = lifecycle.get(`${kind}:${mid}/${sid ?? ''}/${tid ?? ''}`);
+  const status = (kind: DbLifecycle['kind'], milestoneId: string, sliceId: string | null, taskId: string | null, column: string) => {
+    const l = lifecycle.get(`${kind}:${milestoneId}/${sliceId ?? ''}/${taskId ?? ''}`);
     if (epoch !== null && epoch > 0 && !l) missingLifecycle++;
     return effectiveStatus(column, l?.status, epoch);
   };
