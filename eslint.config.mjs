@@ -29,6 +29,13 @@ export default tseslint.config(
     rules: { 'layers/folder-order': 'error' },
   },
   {
+    // A function longer than a screen is split into named steps. Test suites (describe blocks) are
+    // long by nature; src/vscode is not held to it yet (StatusBar.render is 93 lines).
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    ignores: ['src/vscode/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 90 }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
