@@ -25,8 +25,8 @@ export const CORE_LEVELS = [
   ['agent-hooks'],
 ];
 
-/** The command-line and agent-hook faces: they never load VS Code. */
-export const CLI_FACE = ['src/cli/**/*.ts', 'src/cli.ts', 'src/cli-gate.ts', 'src/cli-launcher.ts', 'src/hook-entry.ts'];
+/** The command-line and agent-hook faces, and the built-in hook list the CLI loads too: they never load VS Code. */
+export const CLI_FACE = ['src/cli/**/*.ts', 'src/cli.ts', 'src/cli-gate.ts', 'src/cli-launcher.ts', 'src/hook-entry.ts', 'src/builtin-hooks.ts'];
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 const CORE = path.join(SRC, 'core');
@@ -34,6 +34,8 @@ const LEVEL = new Map(CORE_LEVELS.flatMap((folders, level) => folders.map((f) =>
 
 const posix = (p) => p.split(path.sep).join('/');
 const isCliFace = (rel) => rel.startsWith('cli/') || ['cli.ts', 'cli-gate.ts', 'cli-launcher.ts', 'hook-entry.ts'].includes(rel);
+// Loaded by both faces: it imports neither.
+const isShared = (rel) => rel === 'builtin-hooks.ts';
 const isVscodeFace = (rel) => rel.startsWith('vscode/') || rel === 'extension.ts';
 
 /** Why `from` (an absolute .ts file) may not import `to` (an absolute path, extension optional), or null. */
@@ -52,6 +54,7 @@ export function layerViolation(from, to) {
     const where = LEVEL.get(target) === LEVEL.get(own) ? 'beside it, on the same level' : 'above it';
     return `src/core/${own} may not import src/core/${target} (${where} in the folder order, docs/architecture.md "Layers"): move what both need down.`;
   }
+  if (isShared(relFrom) && (isCliFace(relTo) || isVscodeFace(relTo))) return `src/${relFrom} is loaded by the command line and by VS Code: it may not import src/${relTo}.`;
   if (isCliFace(relFrom) && isVscodeFace(relTo)) return `The command line and the agent hooks run without VS Code: src/${relFrom} may not import src/${relTo}.`;
   if (isVscodeFace(relFrom) && isCliFace(relTo)) return `The VS Code face does not import the command line's: src/${relFrom} may not import src/${relTo}.`;
   return null;
