@@ -1,9 +1,11 @@
 // ESLint (flat config) with typescript-eslint's recommended rules, plus the boundaries of the design:
-// src/core never imports vscode (nor our VS Code adapter), and a built-in hook imports only the front
-// door for hook authors (src/core/hooks/api.ts), its own folder and packages.
+// each folder of src/core imports only the folders below it (scripts/lint/layers.mjs, the order
+// docs/architecture.md shows), src/core and the command line never import vscode, and a built-in hook
+// imports only the front door for hook authors (src/core/hooks/api.ts), its own folder and packages.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { CLI_FACE, layersPlugin } from './scripts/lint/layers.mjs';
 
 const noVscode = {
   paths: [{ name: 'vscode', message: 'src/core is shared with the CLI and the hook bridge: it never imports vscode.' }],
@@ -22,8 +24,29 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/folder-order': 'error' },
+  },
+  {
+    // A function longer than a screen is split into named steps. Test suites (describe blocks) are
+    // long by nature; src/vscode is not held to it yet (StatusBar.render is 93 lines).
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    ignores: ['src/vscode/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 90 }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noVscode] },
+  },
+  {
+    files: CLI_FACE,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'The command line and the agent hooks run in plain Node: they never import vscode.' }] },
+      ],
+    },
   },
   {
     files: ['src/core/hooks/builtin/**/*.ts'],

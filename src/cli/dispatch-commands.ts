@@ -1,6 +1,6 @@
 // `gsd-review next [--apply]` and `gsd-review complete`: the dispatch contract of docs/cli.md.
 import { copilotGuardWarning, trustFilesOnDisk, withGuardWarning } from '../core/agent-hooks/host-trust';
-import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../core/hooks/loading/hook-loader';
 import { openProject, type Project } from '../core/project/open-project';
 import { HAND_OFF_EXIT_CODE, successorHandOff, type SuccessorHandOff } from '../core/successor';
 import { armDeadline, writeAnswer } from './process-exit';

@@ -5,7 +5,7 @@ import { isAgentHost } from '../core/agent-hooks/agent-host';
 import { HOOK_PAYLOAD, hookCacheContext } from '../core/agent-hooks/answer-cache';
 import { runAgentHook } from '../core/agent-hooks/hook-bridge';
 import { MAX_PAYLOAD_BYTES, UNREAD_PAYLOAD_NOTE, unreadPayloadAnswer } from '../core/agent-hooks/fail-closed';
-import type { BuiltinHook } from '../core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../core/hooks/loading/hook-loader';
 import { writeAnswer } from './process-exit';
 import { readStdinBounded } from './read-stdin';
 

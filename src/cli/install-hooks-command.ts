@@ -3,11 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_HOSTS, isAgentHost } from '../core/agent-hooks/agent-host';
-import { applyFileChanges, readOrNull } from '../core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull } from '../core/files/file-changes';
 import { planInstall, planUninstall, type FileChange } from '../core/agent-hooks/hook-install';
 import { pointerFile, writeBridgePointer } from '../core/agent-hooks/launcher';
 import { locateProject } from '../core/state/locate-project';
-import { detectProjectKind, type ProjectKind } from '../core/successor/project-kind';
+import { detectProjectKind, type ProjectKind } from '../core/state/project-kind';
 import { userHome } from '../core/files/user-home';
 import { planGateInstall, planGateUninstall } from '../core/successor-gate/gate-install';
 

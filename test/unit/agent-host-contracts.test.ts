@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull } from '../../src/core/files/file-changes';
 import { planInstall } from '../../src/core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../src/core/agent-hooks/launcher';
 import type { AgentHost } from '../../src/core/agent-hooks/agent-host';

@@ -10,7 +10,7 @@ import * as esbuild from 'esbuild';
 import { afterDispatch, dispatchNextUnit, dispatchUnit } from './helpers/one-shot-dispatch';
 import { journalFile } from '../../src/core/files/commit-journal';
 import { parseFrontmatter } from '../../src/core/parse/frontmatter';
-import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../src/core/hooks/loading/hook-loader';
 import { reviewLoopHook } from '../../src/core/hooks/builtin/review-loop/review-loop';
 import { locateProject } from '../../src/core/state/locate-project';
 import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';

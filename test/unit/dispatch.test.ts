@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { NothingDispatchedError } from '../../src/core/dispatch/dispatch';
 import { afterDispatch, dispatchNextUnit, type DispatchOptions } from './helpers/one-shot-dispatch';
 import { NodeGsdStore, type CommitResult, type PlannedWrite } from '../../src/core/files/gsd-store';
-import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../src/core/hooks/loading/hook-loader';
 import { StateConflictError } from '../../src/core/hooks/engine/hook-state';
 import { ChainCancelledError } from '../../src/core/hooks/engine/middleware';
 import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';

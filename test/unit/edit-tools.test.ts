@@ -1,7 +1,7 @@
 // The review guard's view of tool calls (docs/agent-hooks.md's tool table) and of the running host.
 import * as assert from 'node:assert/strict';
 import { detectHost, isDuplicateRun } from '../../src/core/agent-hooks/agent-host';
-import { classifyToolCall, guardMatcher, patchPaths } from '../../src/core/agent-hooks/edit-tools';
+import { classifyToolCall, guardMatcher, patchPaths } from '../../src/core/hooks/lifecycle/edit-tools';
 
 describe('edit tools and hosts', () => {
   it('reads every file an apply_patch text touches, moves included', () => {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readGsd2Database } from '../../src/core/gsd2-database';
-import { detectProjectKind } from '../../src/core/successor/project-kind';
+import { detectProjectKind } from '../../src/core/state/project-kind';
 import { Gsd2Project, skipWithoutSqlite } from './helpers/gsd2-database';
 
 /** A repository whose `.gsd/gsd.db` is a link to `target`. */

@@ -1,7 +1,8 @@
 // State of GSD-2 database projects, built by the tests from the schema facts (helpers/gsd2-database.ts).
 // Every expectation is GSD-2's own answer: gsd-build/gsd-2 at 76568edc, src/resources/extensions/gsd/
 // state.ts `deriveStateFromDb` (function named per test), and where GSD-2's test suite has the same
-// case, the answer it recorded (../shared/gsd2-conformance/db-scenarios.json, test named per case).
+// case, the answer it recorded (its conformance corpus, docs/project-kinds.md "Conformance with GSD-2":
+// db-scenarios.json, test named per case).
 // Needs node:sqlite (Node ≥ 22.5): run with Node 24 from the registry; skipped under Node 20.
 import * as assert from 'node:assert/strict';
 import { readGsd2Database, type Gsd2DatabaseRead } from '../../src/core/gsd2-database';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import ts from 'typescript';
 import { afterDispatch, dispatchNextUnit } from './helpers/one-shot-dispatch';
 import type { EnabledHook } from '../../src/core/hooks/engine/hook-config';
-import { loadHooks, type BuiltinHook, type LoadedHooks } from '../../src/core/hooks/engine/hook-loader';
+import { loadHooks, type BuiltinHook, type LoadedHooks } from '../../src/core/hooks/loading/hook-loader';
 import { copySample, writeTree } from './helpers/gsd-tree';
 
 const silent = { info: () => undefined, warn: () => undefined };

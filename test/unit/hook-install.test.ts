@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/files/file-changes';
 import { INSTALLED_EVENTS, planInstall, planUninstall } from '../../src/core/agent-hooks/hook-install';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, writeTree } from './helpers/gsd-tree';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { dispatchNextUnit } from './helpers/one-shot-dispatch';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { readHookConfig } from '../../src/core/hooks/engine/hook-config';
-import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../src/core/hooks/loading/hook-loader';
 import { ProjectFiles } from '../../src/core/state/project-files';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';

@@ -12,7 +12,7 @@ import { attachHookState } from '../../src/core/hooks/engine/attach-hook-state';
 import { ProjectFiles } from '../../src/core/state/project-files';
 import { journalFile } from '../../src/core/files/commit-journal';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
-import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../src/core/hooks/loading/hook-loader';
 import { UnitFileError } from '../../src/core/hooks/engine/unit-files';
 import type { GSDMiddleware } from '../../src/core/hooks/engine/middleware-types';
 import { parseFrontmatter } from '../../src/core/parse/frontmatter';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull } from '../../src/core/files/file-changes';
 import { planInstall } from '../../src/core/agent-hooks/hook-install';
 import { copilotGuardWarning, trustFilesOnDisk } from '../../src/core/agent-hooks/host-trust';
 

@@ -5,7 +5,7 @@
 // paragraph separator (U+2028, U+2029) was invisible to the guard (a JavaScript `.` does not match
 // them), so a reviewer could update the review file and, in the same call, any other file.
 import * as assert from 'node:assert/strict';
-import { classifyToolCall, patchPaths } from '../../src/core/agent-hooks/edit-tools';
+import { classifyToolCall, patchPaths } from '../../src/core/hooks/lifecycle/edit-tools';
 
 const REVIEW = '.gsd/milestones/M001/slices/S01/tasks/T01-CODE-REVIEW.md';
 

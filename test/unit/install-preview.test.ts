@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { readOrNull } from '../../src/core/agent-hooks/file-changes';
+import { readOrNull } from '../../src/core/files/file-changes';
 import { planInstall, type FileChange } from '../../src/core/agent-hooks/hook-install';
 import { installPreview, vscodeRunsHooks } from '../../src/vscode/agent-hooks/install-preview';
 import { copySample } from './helpers/gsd-tree';

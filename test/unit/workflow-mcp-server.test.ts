@@ -11,9 +11,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main.js';
 import { runInstallHooksCommand } from '../../src/cli/install-hooks-command';
-import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/agent-hooks/file-changes';
+import { applyFileChanges, readOrNull, revertFileChanges } from '../../src/core/files/file-changes';
 import { planInstall, planUninstall, type Plan } from '../../src/core/agent-hooks/hook-install';
-import type { ProjectKind } from '../../src/core/successor/project-kind';
+import type { ProjectKind } from '../../src/core/state/project-kind';
 import { emptySqliteDatabase } from './helpers/empty-sqlite';
 import { roadmap, writeTree } from './helpers/gsd-tree';
 

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 /** Our `.github/hooks` file (VS Code, Copilot CLI), relative to the repository or the home folder's `.copilot/hooks`. */
 export const GITHUB_HOOKS_FILE = path.join('.github', 'hooks', 'gsd-review-loop.json');
 
-import { INSTALLED_EVENTS } from './agent-events';
+import { INSTALLED_EVENTS } from '../hooks/lifecycle/agent-events';
 
 export { INSTALLED_EVENTS };
 

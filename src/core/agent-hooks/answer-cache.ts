@@ -13,8 +13,8 @@ import { confinedDir, openConfined } from '../files/confine';
 import type { GsdStore } from '../files/gsd-store';
 import { runtimeDir } from '../files/runtime-folder';
 import { userSecret } from '../files/user-secret';
-import { AGENT_EVENTS, type HookEvent } from './agent-events';
-import { classifyToolCall } from './edit-tools';
+import { AGENT_EVENTS, type HookEvent } from '../hooks/lifecycle/agent-events';
+import { classifyToolCall } from '../hooks/lifecycle/edit-tools';
 
 /** One small file per key, so a lookup reads and parses only its own entry. */
 export const ANSWER_CACHE_DIR = 'hook-answers';

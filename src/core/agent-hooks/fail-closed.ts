@@ -9,7 +9,7 @@ import { openConfined, registerGsdRoot } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
 import { findGsdFolder } from '../state/find-gsd-folder';
 import { detectHost, type AgentHost, type HostDialect } from './agent-host';
-import { eventName, type HookEvent } from './agent-events';
+import { eventName, type HookEvent } from '../hooks/lifecycle/agent-events';
 import { formatAnswer } from './hook-payload';
 import { firstHookProject } from './hook-project';
 

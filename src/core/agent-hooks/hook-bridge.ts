@@ -1,14 +1,14 @@
 // The agent-hook bridge: one hook payload in, one answer out, through the same core and hooks as
 // `next` and the extension. It never throws and never blocks the agent because of its own failure:
 // anything it cannot handle yields no answer (the host then proceeds as usual).
-import { AGENT_EVENTS } from './agent-events';
+import { AGENT_EVENTS } from '../hooks/lifecycle/agent-events';
 import * as path from 'node:path';
 import { CompositeHooksProvider } from '../hooks/lifecycle/composite-hooks-provider';
 import { insideGsd, NothingDispatchedError, readConfined } from '../dispatch/dispatch';
 import { isWithin, realPathOf } from '../files/confine';
 import { runtimeDir } from '../dispatch/dispatch-record';
 import { ensureRuntimeDir } from '../files/runtime-folder';
-import type { BuiltinHook } from '../hooks/engine/hook-loader';
+import type { BuiltinHook } from '../hooks/loading/hook-loader';
 import { DefaultHooksProvider, type HookContext, type HooksProvider, type LifecycleHost } from '../hooks/lifecycle/hooks-provider';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { locateProject, type GsdProject } from '../state/locate-project';

@@ -16,18 +16,18 @@
 // by a relative path (VS Code and Copilot CLI run hooks in the repository root; Claude Code gives
 // CLAUDE_PROJECT_DIR), and the launcher finds this machine's CLI (launcher.ts).
 import * as path from 'node:path';
-import { guardMatcher } from './edit-tools';
+import { guardMatcher } from '../hooks/lifecycle/edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
-import { AGENT_EVENTS } from './agent-events';
+import { AGENT_EVENTS } from '../hooks/lifecycle/agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
 import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedKey } from './json-splice';
 import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
-import { confineTo, type FileChange, type ReadFile } from './file-changes';
+import { confineTo, type FileChange, type ReadFile } from '../files/file-changes';
 
-export type { FileChange, ReadFile } from './file-changes';
+export type { FileChange, ReadFile } from '../files/file-changes';
 import { LAUNCHER_PS1, LAUNCHER_SH } from './launcher';
 import { planWorkflowServer } from './workflow-mcp-server';
-import type { ProjectKind } from '../successor/project-kind';
+import type { ProjectKind } from '../state/project-kind';
 
 export const MARKER = 'gsd-review-loop';
 export { GITHUB_HOOKS_FILE };

@@ -15,9 +15,9 @@ import type {
   UserPromptSubmittedInput,
 } from '../hooks/lifecycle/hooks-provider';
 import type { HostDialect } from './agent-host';
-import { AGENT_EVENTS, eventName, type HookEvent } from './agent-events';
+import { AGENT_EVENTS, eventName, type HookEvent } from '../hooks/lifecycle/agent-events';
 
-export { eventName, HOOK_EVENTS, type HookEvent } from './agent-events';
+export { eventName, HOOK_EVENTS, type HookEvent } from '../hooks/lifecycle/agent-events';
 
 export type EventInput =
   | { event: 'SessionStart'; input: SessionStartInput }

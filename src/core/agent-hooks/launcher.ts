@@ -16,21 +16,8 @@ import { realPathOf } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
 import { AGENT_TYPE_FIELDS } from './hook-payload';
 import { HOOK_PROJECT_ENV, HOST_PROJECT_ENV } from './hook-project';
+import { EXTENSION_DIRS, EXTENSION_GLOB, FIND_CLI_SH, POINTER_DIR, POINTER_FILE } from '../shell/find-cli';
 
-export const POINTER_DIR = '.gsd-review-loop';
-export const POINTER_FILE = 'bridge';
-
-/** Where VS Code-family editors keep extensions, relative to the home folder. */
-const EXTENSION_DIRS = [
-  '.vscode/extensions',
-  '.vscode-server/extensions',
-  '.vscode-insiders/extensions',
-  '.vscode-server-insiders/extensions',
-  '.vscode-oss/extensions',
-  '.cursor/extensions',
-  '.local/share/code-server/extensions',
-];
-const EXTENSION_GLOB = 'gsd-review-loop.gsd-review-loop-*';
 const HOOKS_FILE_NAME = 'gsd-review-loop.json';
 const GITHUB_HOOKS_REL = `.github/hooks/${HOOKS_FILE_NAME}`;
 const JOURNAL = 'commit-journal.json';
@@ -41,29 +28,6 @@ const JOURNAL = 'commit-journal.json';
  * payload goes to the bridge; a main agent's call names none.
  */
 const NAMES_AN_AGENT = [...AGENT_TYPE_FIELDS.map((f) => `*${f}*`), "*'\\u'*"].join('|');
-
-/**
- * Finds this machine's CLI and a runtime for it, in the order at the top of this file (1-3; PATH is
- * each caller's own last step): sets `cli` and, from the pointer, `runtime`, either left empty.
- */
-export const FIND_CLI_SH = `cli=""
-runtime=""
-if [ -n "$GSD_REVIEW_CLI" ] && [ -f "$GSD_REVIEW_CLI" ]; then cli="$GSD_REVIEW_CLI"; fi
-pointer="$HOME/${POINTER_DIR}/${POINTER_FILE}"
-if [ -z "$cli" ] && [ -f "$pointer" ]; then
-  { IFS= read -r runtime; IFS= read -r cli; } < "$pointer"
-  [ -f "$cli" ] || cli=""
-  [ -x "$runtime" ] || runtime=""
-fi
-if [ -z "$cli" ]; then
-  for dir in ${EXTENSION_DIRS.map((d) => `"$HOME/${d}"`).join(' ')}; do
-    for found in "$dir"/${EXTENSION_GLOB}/dist/cli.js; do
-      [ -f "$found" ] && cli="$found"
-    done
-    [ -n "$cli" ] && break
-  done
-fi
-`;
 
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it

@@ -5,7 +5,7 @@
 // Detection reads the folders and the database header only (no node:sqlite): this runs on every
 // agent event. A successor database from before the schema-46 stamps with neither `phases/` nor
 // `.compat.json` beside it needs node:sqlite to tell apart; the full reader sees it, this does not.
-import { detectProjectKind } from '../successor/project-kind';
+import { detectProjectKind } from '../state/project-kind';
 
 /** Why our hooks stand aside in this `.gsd` (one line), or null when they run. Never throws. */
 export function successorStandsAside(gsdDir: string): string | null {

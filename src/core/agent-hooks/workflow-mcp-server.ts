@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { getNodeValue } from 'jsonc-parser/lib/esm/main.js';
 import { GSD_WORKFLOW_SERVER } from '../prompts/workflow-tool-prompts';
 import { appendTo, nodeAt, parseJsonTree, removeNode, replaceValue, propertyOf } from './json-splice';
-import type { FileChange, ReadFile } from './file-changes';
+import type { FileChange, ReadFile } from '../files/file-changes';
 
 export const CLAUDE_MCP_FILE = '.mcp.json';
 export const VSCODE_MCP_FILE = path.join('.vscode', 'mcp.json');

@@ -21,15 +21,15 @@ import {
   readDispatchLog,
   type DispatchRecord,
 } from './dispatch-record';
-import type { LoadedHooks } from '../hooks/engine/hook-loader';
-import { UnreadableHookStateError } from '../hooks/engine/hook-sidecar';
+import type { HookRegistry } from '../hooks/engine/hook-registry';
+import { UnreadableHookStateError } from '../parse/hook-sidecar';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import type { GsdStore } from '../files/gsd-store';
 import { runMiddleware } from '../hooks/engine/middleware';
 import type { ChainHost, ChainResult, DeepReadonly, DispatchDecision, HookLog, UnitResult } from '../hooks/engine/middleware-types';
 import type { ProjectFiles } from '../state/project-files';
 import type { Diagnostic, GSDState } from '../model/types';
-import type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
+import type { AfterDispatchOutcome, DispatchOutcome, HooksReport, LoadedHook, SkippedHook } from './dispatch-outcome';
 
 export type { AfterDispatchOutcome, DispatchOutcome, HooksReport } from './dispatch-outcome';
 
@@ -38,6 +38,18 @@ export class NothingDispatchedError extends Error {}
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
 
 const NO_CHAIN: ChainResult = { decision: null, trace: [], ignored: [] };
+
+/**
+ * The loaded hooks a decision runs: their chain, each one's options, and what loading them reported.
+ * The loader's result has this shape (and its lifecycle providers); named here because the loader
+ * sits above the dispatch (it reads the outcome types), docs/architecture.md "Layers".
+ */
+export interface DispatchHooks {
+  registry: HookRegistry;
+  options: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  loaded: LoadedHook[];
+  skipped: SkippedHook[];
+}
 
 /**
  * What one decision runs on: the project's current state (frozen, with every hook's summary in
@@ -50,7 +62,7 @@ export interface DispatchContext {
   store: GsdStore;
   files: ProjectFiles;
   state: DeepReadonly<GSDState>;
-  hooks: LoadedHooks;
+  hooks: DispatchHooks;
   diagnostics: Diagnostic[];
 }
 
@@ -84,7 +96,7 @@ function collectUnitState(state: GSDState, hook: string): Record<string, unknown
 export function dispatchContext(
   base: { gsdDir: string; store: GsdStore; files: ProjectFiles },
   state: GSDState,
-  hooks: LoadedHooks & { diagnostics: Diagnostic[] },
+  hooks: DispatchHooks & { diagnostics: Diagnostic[] },
 ): DispatchContext {
   const view: GSDState = { ...state, extensions: { ...state.extensions }, diagnostics: [...state.diagnostics] };
   for (const reg of hooks.registry.ordered()) {

@@ -1,5 +1,4 @@
-// GSD-2 database projects: state read from `.gsd/gsd.db`, to sit behind the core's state-source seam.
-export { readGsd2Database, gsd2DatabasePath, GSD2_DATABASE_FILE } from './read-gsd2-database';
-export type { Gsd2DatabaseRead, Gsd2UnavailableCause, ReadGsd2DatabaseOptions } from './read-gsd2-database';
-export type { Gsd2DatabaseState, Gsd2MilestoneEntry, Gsd2SliceEntry, Gsd2TaskEntry } from './derive';
-export { SUPPORTED_SCHEMA_VERSION } from './schema';
+// GSD-2 database projects: state read from `.gsd/gsd.db`, behind the core's state-source seam
+// (project/gsd2-database-source.ts, which imports the reader itself). Only what the tests use.
+export { readGsd2Database } from './read-gsd2-database';
+export type { Gsd2DatabaseRead } from './read-gsd2-database';

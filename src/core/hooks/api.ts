@@ -12,7 +12,7 @@
 // the summary against those types: storing a number where MyUnitState belongs does not compile.
 
 // ── Registration and user hook modules ────────────────────────────────────────────────────────────
-export type { BuiltinHook, HookApi, HookModule, HookRegister } from './engine/hook-module';
+export type { BuiltinHook, HookApi, HookModule, HookRegister } from './loading/hook-module';
 
 // ── Dispatch middleware ─────────────────────────────────────────────────────────────────────────
 export type { ProjectStateOf, RegisterOptions } from './engine/hook-registry';
@@ -71,7 +71,7 @@ export { defaultDecision, promptPath, replanDecision } from '../dispatch/default
 export { parseCodeReview, readCodeReview, reviewPassed, type CodeReview } from '../parse/code-review';
 export { render } from '../prompts/templates';
 export { promptContextOf, recordsThroughWorkflowTools, type PromptContext } from '../prompts/prompt-context';
-export { classifyToolCall, type ToolCall } from '../agent-hooks/edit-tools';
+export { classifyToolCall, type ToolCall } from './lifecycle/edit-tools';
 export { confine, realPathOf } from '../files/confine';
 export { CONTINUE_SECTIONS } from '../parse/continue-file';
 export { writeWithFrontmatter } from '../parse/gray-matter-frontmatter';

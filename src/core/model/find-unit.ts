@@ -23,8 +23,8 @@ export function findUnit(state: GSDState | DeepReadonly<GSDState>, milestoneId?:
 
 /** The units a unit id (`M001`, `M001/S01`, `M001/S01/T01`) names. */
 export function findUnitById(state: DeepReadonly<GSDState>, unitId: string): FoundReadonly {
-  const [mid, sid, tid] = unitId.split('/');
-  return findUnit(state, mid, sid, tid);
+  const [milestoneId, sliceId, taskId] = unitId.split('/');
+  return findUnit(state, milestoneId, sliceId, taskId);
 }
 
 /** The active milestone, slice and task. */

@@ -34,7 +34,7 @@ export type Phase = (typeof PHASES)[number];
 /**
  * Which generation of GSD keeps a project: `markdown` (no database: the markdown is the truth),
  * `gsd2-database` (gsd-build/gsd-2's gsd.db) or `successor` (@opengsd/gsd-pi). Detected by
- * successor/project-kind.ts; named here so the model depends on nothing above it.
+ * state/project-kind.ts; named here so the model depends on nothing above it.
  */
 export type ProjectKind = 'markdown' | 'gsd2-database' | 'successor';
 

@@ -59,27 +59,42 @@ function keyName(node: unknown): string | undefined {
   return yamlLib().isScalar(node) ? String((node as YamlModule.Scalar).value) : undefined;
 }
 
-/**
- * Returns `text` with `extensions.<hook>` set to `value` (or removed when `value` is undefined).
- * Everything outside that block is kept byte for byte. Throws FrontmatterWriteError when the
- * frontmatter cannot be edited safely (broken YAML, not a mapping, no closing fence).
- */
-export function setExtensionBlock(text: string, hook: string, value: unknown): string {
-  if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
-  // Text read as UTF-8 from a Latin-1 or UTF-16 file holds U+FFFD (or NULs) where its bytes were:
-  // writing it back would replace the user's bytes outside our block.
+/** Where the line holding `pos` ends (after its line break); `pos` itself when a line starts there. */
+function lineEnd(yaml: string, pos: number): number {
+  if (pos > 0 && yaml[pos - 1] === '\n') return pos;
+  const nl = yaml.indexOf('\n', pos);
+  return nl === -1 ? yaml.length : nl + 1;
+}
+
+// Where a node's edit ends. A node's range runs past its trailing comment lines, and after them up
+// to the next key: into the indentation of that key's line when the next key is indented (the
+// next hook's). The edit then ends where that line starts, never in it, or the next hook's key
+// line would go with ours (and its block with it).
+function nodeEnd(yaml: string, pos: number): number {
+  const start = lineStart(yaml, pos);
+  return /^[ \t]*$/.test(yaml.slice(start, pos)) ? start : lineEnd(yaml, pos);
+}
+
+/** Replaces yaml[start, end) with `insert` in the file's text (edits work on whole lines of the YAML). */
+type Splice = (start: number, end: number, insert: string) => string;
+
+// Text read as UTF-8 from a Latin-1 or UTF-16 file holds U+FFFD (or NULs) where its bytes were:
+// writing it back would replace the user's bytes outside our block.
+function refuseNonUtf8(text: string): void {
   if (text.includes('\uFFFD') || text.includes('\u0000')) {
     throw new FrontmatterWriteError('the file is not UTF-8 text (Latin-1 or UTF-16?); not rewriting it, so its bytes stay as they are');
   }
-  const block = findFrontmatterBlock(text);
-  const eol = block.present ? block.eol : text.includes('\r\n') ? '\r\n' : '\n';
-  if (!block.present) {
-    if (value === undefined) return text;
-    const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
-    return `${bom}---${eol}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}---${eol}${text.slice(bom.length)}`;
-  }
-  if (!block.closed) throw new FrontmatterWriteError('the frontmatter is never closed (no second ---); not editing a half-written file');
-  const yaml = block.yaml!;
+}
+
+/** A file without frontmatter gets one holding only our block, before its first byte (after a BOM). */
+function withNewFrontmatter(text: string, hook: string, value: unknown): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  return `${bom}---${eol}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}---${eol}${text.slice(bom.length)}`;
+}
+
+/** The frontmatter's top mapping (null when empty), or why it is not edited. */
+function editableRoot(yaml: string): YamlModule.YAMLMap | null {
   // The reader has the last word: what it reports broken (unknown tags such as !!timestamp, control
   // characters, too deep, aliases expanding too far) is not written either, or the write would
   // replace state the reader could not see (and restart a review at cycle 1).
@@ -92,41 +107,15 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   if (root !== null && !YAML.isMap(root)) throw new FrontmatterWriteError('the frontmatter is not a mapping; not editing it');
   // `{id: T02, owner: alice}`: a line-based splice would break it; rewriting it would change bytes.
   if (root !== null && root.flow) throw new FrontmatterWriteError('the frontmatter is a flow mapping ({…} on one line); not editing it, write it as key: value lines to let the review loop keep its state there');
-  const splice = (start: number, end: number, insert: string) => {
-    const next = yaml.slice(0, start) + insert + yaml.slice(end);
-    // Removing our last key from a frontmatter that holds nothing else removes the fences too, so a
-    // file we added frontmatter to is given back exactly as it was.
-    if (next.trim() === '') return text.slice(0, text.startsWith('\uFEFF') ? 1 : 0) + text.slice(block.bodyStart);
-    return text.slice(0, block.yamlStart + start) + insert + text.slice(block.yamlStart + end);
-  };
+  return root as YamlModule.YAMLMap | null;
+}
 
-  // Edits work on whole lines: every pair of a block mapping ends at a line end, and the YAML text
-  // between the fences always ends with a line break.
-  const lineEnd = (pos: number) => {
-    if (pos > 0 && yaml[pos - 1] === '\n') return pos;
-    const nl = yaml.indexOf('\n', pos);
-    return nl === -1 ? yaml.length : nl + 1;
-  };
-  // Where a node's edit ends. A node's range runs past its trailing comment lines, and after them up
-  // to the next key: into the indentation of that key's line when the next key is indented (the
-  // next hook's). The edit then ends where that line starts, never in it, or the next hook's key
-  // line would go with ours (and its block with it).
-  const nodeEnd = (pos: number) => {
-    const start = lineStart(yaml, pos);
-    return /^[ \t]*$/.test(yaml.slice(start, pos)) ? start : lineEnd(pos);
-  };
-  const extPair = root ? root.items.find((p) => keyName(p.key) === 'extensions') : undefined;
-  if (!extPair) {
-    if (value === undefined) return text;
-    const needsBreak = yaml.length > 0 && !yaml.endsWith('\n');
-    return splice(yaml.length, yaml.length, `${needsBreak ? eol : ''}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}`);
-  }
-  const extKey = extPair.key as YamlModule.Node;
-  const extValue = extPair.value as YamlModule.Node | null;
-  // An anchor in our block may be used elsewhere, an alias in it points elsewhere: editing either
-  // changes or breaks keys that are not ours.
+// An anchor in our block may be used elsewhere, an alias in it points elsewhere: editing either
+// changes or breaks keys that are not ours.
+function refuseLinks(nodes: ReadonlyArray<YamlModule.Node | null>): void {
+  const YAML = yamlLib();
   let linked = false;
-  for (const node of [extKey, extValue]) {
+  for (const node of nodes) {
     if (!node) continue;
     YAML.visit(node, (_key, n) => {
       if (YAML.isAlias(n) || ((YAML.isNode(n) || YAML.isPair(n)) && (n as { anchor?: string }).anchor)) {
@@ -137,8 +126,16 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
     });
   }
   if (linked) throw new FrontmatterWriteError('the extensions block uses YAML anchors or aliases (&name, *name); not editing it, as other keys may share them');
+}
+
+/** Sets or removes our hook's entry inside an existing `extensions:` key. */
+function editExtensions(yaml: string, extPair: YamlModule.Pair, hook: string, value: unknown, eol: string, splice: Splice, text: string): string {
+  const YAML = yamlLib();
+  const extKey = extPair.key as YamlModule.Node;
+  const extValue = extPair.value as YamlModule.Node | null;
+  refuseLinks([extKey, extValue]);
   const extStart = lineStart(yaml, extKey.range![0]);
-  const extEnd = nodeEnd(extValue?.range ? extValue.range[2] : extKey.range![2]);
+  const extEnd = nodeEnd(yaml, extValue?.range ? extValue.range[2] : extKey.range![2]);
 
   const empty = extValue === null || (YAML.isScalar(extValue) && (extValue.value === null || extValue.value === ''));
   if (!empty && (!YAML.isMap(extValue) || extValue.flow)) {
@@ -164,10 +161,40 @@ export function setExtensionBlock(text: string, hook: string, value: unknown): s
   const key = ours.key as YamlModule.Node;
   const val = ours.value as YamlModule.Node | null;
   const start = lineStart(yaml, key.range![0]);
-  const end = nodeEnd(val?.range ? val.range[2] : key.range![2]);
+  const end = nodeEnd(yaml, val?.range ? val.range[2] : key.range![2]);
   if (value === undefined) {
     // Ours was the only hook: the whole `extensions:` key goes.
     return items.length === 1 ? splice(extStart, extEnd, '') : splice(start, end, '');
   }
   return splice(start, end, indent + renderPair(hook, value, indent, eol));
+}
+
+/**
+ * Returns `text` with `extensions.<hook>` set to `value` (or removed when `value` is undefined).
+ * Everything outside that block is kept byte for byte. Throws FrontmatterWriteError when the
+ * frontmatter cannot be edited safely (broken YAML, not a mapping, no closing fence).
+ */
+export function setExtensionBlock(text: string, hook: string, value: unknown): string {
+  if (value !== undefined) assertPlainData(value, `extensions.${hook}`);
+  refuseNonUtf8(text);
+  const block = findFrontmatterBlock(text);
+  if (!block.present) return value === undefined ? text : withNewFrontmatter(text, hook, value);
+  if (!block.closed) throw new FrontmatterWriteError('the frontmatter is never closed (no second ---); not editing a half-written file');
+  const yaml = block.yaml!;
+  const eol = block.eol;
+  const root = editableRoot(yaml);
+  // Edits work on whole lines: every pair of a block mapping ends at a line end, and the YAML text
+  // between the fences always ends with a line break.
+  const splice: Splice = (start, end, insert) => {
+    const next = yaml.slice(0, start) + insert + yaml.slice(end);
+    // Removing our last key from a frontmatter that holds nothing else removes the fences too, so a
+    // file we added frontmatter to is given back exactly as it was.
+    if (next.trim() === '') return text.slice(0, text.startsWith('\uFEFF') ? 1 : 0) + text.slice(block.bodyStart);
+    return text.slice(0, block.yamlStart + start) + insert + text.slice(block.yamlStart + end);
+  };
+  const extPair = root ? root.items.find((p) => keyName(p.key) === 'extensions') : undefined;
+  if (extPair) return editExtensions(yaml, extPair, hook, value, eol, splice, text);
+  if (value === undefined) return text;
+  const needsBreak = yaml.length > 0 && !yaml.endsWith('\n');
+  return splice(yaml.length, yaml.length, `${needsBreak ? eol : ''}extensions:${eol}  ${renderPair(hook, value, '  ', eol)}`);
 }

@@ -263,13 +263,6 @@ export function fmBoolean(data: Record<string, unknown>, key: string): boolean {
   return false;
 }
 
-export function fmStringList(data: Record<string, unknown>, key: string): string[] {
-  const v = data[key];
-  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map((x) => String(x).trim()).filter(Boolean);
-  if (typeof v === 'string' && v.trim()) return [v.trim()];
-  return [];
-}
-
 export function fmRecord(data: Record<string, unknown>, key: string): Record<string, unknown> {
   const v = data[key];
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

@@ -3,10 +3,10 @@
 // through `changed`, and checked by time and size on each use: the file watcher can report an edit
 // after a click made right after it), when a user-level hook's entry file changed on disk (that
 // folder is outside what the watcher sees), or when the workspace's trust changed. The loader itself
-// (hooks/engine/hook-loader.ts) is unchanged.
+// (hooks/loading/hook-loader.ts) is unchanged.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/engine/hook-loader';
+import { loadConfiguredHooks, type BuiltinHook, type LoadedHooks } from '../hooks/loading/hook-loader';
 import type { HookLog } from '../hooks/engine/middleware-types';
 import type { Diagnostic } from '../model/types';
 import type { ProjectFiles } from '../state/project-files';

@@ -21,13 +21,13 @@ import type { DispatchRecord } from '../dispatch/dispatch-record';
 import { journalFile } from '../files/commit-journal';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import type { NodeSqliteLoad } from '../sqlite/node-sqlite';
-import type { BuiltinHook } from '../hooks/engine/hook-loader';
+import type { BuiltinHook } from '../hooks/loading/hook-loader';
 import type { DispatchDecision, HookLog } from '../hooks/engine/middleware-types';
 import { HookRegistry } from '../hooks/engine/hook-registry';
 import { NoProjectError } from '../state/derive-state';
 import { locateProject, type GsdProject } from '../state/locate-project';
 import type { ProjectFiles } from '../state/project-files';
-import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../successor/project-kind';
+import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../state/project-kind';
 import { Gsd2DatabaseSource } from './gsd2-database-source';
 import { HookCache, type ProjectHooks } from './hook-cache';
 import { MarkdownSource, type MarkdownReading } from './markdown-source';
@@ -94,8 +94,11 @@ export interface Project {
 
 const silentLog: HookLog = { info: () => undefined, warn: () => undefined };
 
-/** What detection looked at, so a change that cannot alter the kind costs no second detection. */
-function kindInputs(gsdDir: string): string {
+/**
+ * Which of the files the kind is told by (gsd.db, phases/, .compat.json) exist: while none comes or
+ * goes, the kind stands and is not detected again.
+ */
+function kindMarkersPresent(gsdDir: string): string {
   return [DATABASE_FILE, PHASES_DIR, COMPAT_MARKER].map((n) => (fs.existsSync(path.join(gsdDir, n)) ? '1' : '0')).join('');
 }
 
@@ -109,7 +112,7 @@ class ProjectEngine implements Project {
   readonly store: GsdStore;
   private readonly reading: MarkdownReading;
   private detection!: ProjectKindReport;
-  private inputs = '';
+  private kindMarkers = '';
   private recheckKind = false;
   private src!: StateSource;
   private readonly hookCache: HookCache;
@@ -142,7 +145,7 @@ class ProjectEngine implements Project {
    */
   private detect(full = false): void {
     const sqliteMissing = this.options.loadSqlite && 'unavailable' in this.options.loadSqlite();
-    this.inputs = kindInputs(this.gsdDir);
+    this.kindMarkers = kindMarkersPresent(this.gsdDir);
     this.detection = detectProjectKind(this.gsdDir, sqliteMissing || !full ? { sqlite: 'off' } : {});
     const at = { root: this.root, gsdDir: this.gsdDir };
     switch (this.detection.kind) {
@@ -179,7 +182,7 @@ class ProjectEngine implements Project {
   private checkKind(): void {
     if (!this.recheckKind) return;
     this.recheckKind = false;
-    if (kindInputs(this.gsdDir) !== this.inputs) this.detect();
+    if (kindMarkersPresent(this.gsdDir) !== this.kindMarkers) this.detect();
   }
 
   state(): ProjectState {

@@ -1,11 +1,11 @@
 // The seam behind the project engine for where state comes from: the markdown (our own derivation),
 // GSD-2's database, or the successor's layout. One implementation per file beside this one; the
-// engine picks one by the project's kind (successor/project-kind.ts) and asks it for the state.
-import type { ProjectKind } from '../successor/project-kind';
+// engine picks one by the project's kind (state/project-kind.ts) and asks it for the state.
+import type { ProjectKind } from '../state/project-kind';
 import type { GSDState } from '../model/types';
 import type { ProjectFiles } from '../state/project-files';
 
-export type { ProjectKind } from '../successor/project-kind';
+export type { ProjectKind } from '../state/project-kind';
 
 /** What the state was read from, said to the user in the panel and in `state --json` (`source`). */
 export interface StateSourceInfo {

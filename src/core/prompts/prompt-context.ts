@@ -3,7 +3,7 @@
 // workflow MCP tools, and the files GSD renders from its database are never written by hand.
 // The kind is an input: whoever derives the state says what kind the project is (the dispatch
 // detects it today; the state-source seam carries it later), and prompts only read it here.
-import type { ProjectKind } from '../successor/project-kind';
+import type { ProjectKind } from '../model/types';
 
 export interface PromptContext {
   projectKind: ProjectKind;

@@ -7,7 +7,7 @@ import type { DirIndex } from '../files/gsd-layout';
 import type { ProjectFiles } from './project-files';
 import { parseRoadmap, type Roadmap } from '../parse/roadmap';
 import type { Diagnostic } from '../model/types';
-import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
+import { mergedBlocks, SIDECAR_SUFFIX } from '../parse/hook-sidecar';
 import { isSidecarName } from './derive-slice';
 
 export interface MilestonePart {

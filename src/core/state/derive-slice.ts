@@ -10,7 +10,7 @@ import { parseTaskSummaryChecked, parseTaskSummaryForState } from '../parse/task
 import type { PendingActionLine } from '../parse/known-issues';
 import { TASK_FILE_ID, type DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
-import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../hooks/engine/hook-sidecar';
+import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../parse/hook-sidecar';
 import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
 
 export interface SlicePart {
@@ -167,24 +167,9 @@ function taskEntry(
   };
 }
 
-export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceId: string, sliceDir: string): SlicePart {
-  const diagnostics: Diagnostic[] = [];
-  const dir = files.dir(sliceDir);
-  const part: SlicePart = {
-    sliceId,
-    dir: sliceDir,
-    planFound: false,
-    replannedTasks: [],
-    replanCoversAll: false,
-    tasksDirEmpty: false,
-    tasks: [],
-    progress: { done: 0, total: 0 },
-    pendingActions: [],
-    extensions: {},
-    diagnostics,
-  };
-  if (!dir) return part;
-
+/** The slice's PLAN (title, tasks, and hook state kept there by an older version) and its sidecar. */
+function readSlicePlan(files: ProjectFiles, dir: DirIndex, sliceId: string, part: SlicePart) {
+  const diagnostics = part.diagnostics;
   const planFile = dir.file(sliceId, 'PLAN');
   const plan = planFile ? files.parse(planFile, (text, file) => {
     const fm = parseFrontmatter(text, file);
@@ -204,7 +189,12 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     diagnostics.push(...state.diagnostics);
     if (state.value) part.extensions = mergedBlocks(state.value.extensions, part.extensions);
   }
+  return plan;
+}
 
+/** The slice's SUMMARY, REPLAN, REPLAN-TRIGGER and continue file. */
+function readSliceFiles(files: ProjectFiles, dir: DirIndex, sliceId: string, sliceDir: string, part: SlicePart): void {
+  const diagnostics = part.diagnostics;
   const summaryFile = dir.file(sliceId, 'SUMMARY');
   if (summaryFile) part.summaryFile = summaryFile;
   const replanFile = dir.file(sliceId, 'REPLAN');
@@ -226,11 +216,10 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     diagnostics.push(...cont.diagnostics);
     if (cont.value) part.continueFile = continueFile;
   }
+}
 
-  const tasksDirPath = dir.subdir('tasks');
-  const tasksDir = tasksDirPath ? files.dir(tasksDirPath) : null;
-  if (tasksDir) part.tasksDirEmpty = !tasksDir.entries.some((e) => e.isFile && e.name.toLowerCase().endsWith('.md'));
-
+/** The task files besides plans and summaries, by task id: the reviews of each, and its sidecar. */
+function taskFilesOf(tasksDir: DirIndex | null): { reviewsByTask: Map<string, ReviewFile[]>; sidecarsByTask: Map<string, string> } {
   const reviewsByTask = new Map<string, ReviewFile[]>();
   const sidecarsByTask = new Map<string, string>();
   for (const e of tasksDir?.entries ?? []) {
@@ -246,15 +235,12 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
     list.push(review);
     reviewsByTask.set(review.taskId, list);
   }
+  return { reviewsByTask, sidecarsByTask };
+}
 
-  const planned = new Set<string>();
-  for (const t of plan?.value?.tasks ?? []) {
-    planned.add(t.id);
-    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, sidecarsByTask.get(t.id), diagnostics);
-    part.tasks.push(task);
-    for (const a of task.pendingActions) part.pendingActions.push(a);
-  }
-  for (const e of part.planFound ? tasksDir?.entries ?? [] : []) {
+/** A summary in `tasks/` of a task the plan does not list is said, not silently dropped. */
+function warnUnplannedSummaries(tasksDir: DirIndex | null, planned: ReadonlySet<string>, sliceId: string, diagnostics: Diagnostic[]): void {
+  for (const e of tasksDir?.entries ?? []) {
     // Cheap tests first: every done task has a summary, and they are nearly all planned.
     // `…SUMMARY.md` has a Y (any case) fourth from the end: plans and reviews skip the pattern.
     if (!e.isFile || (e.name.charCodeAt(e.name.length - 4) | 32) !== 121 || !SUMMARY_SUFFIX.test(e.name)) continue;
@@ -265,6 +251,42 @@ export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceI
       diagnostics.push({ file: tasksDir!.join(e.name), severity: 'warning', message: `${m[1].toUpperCase()} has a summary but is not a task of ${sliceId}-PLAN.md` });
     }
   }
+}
+
+export function deriveSlicePart(files: ProjectFiles, milestoneId: string, sliceId: string, sliceDir: string): SlicePart {
+  const diagnostics: Diagnostic[] = [];
+  const dir = files.dir(sliceDir);
+  const part: SlicePart = {
+    sliceId,
+    dir: sliceDir,
+    planFound: false,
+    replannedTasks: [],
+    replanCoversAll: false,
+    tasksDirEmpty: false,
+    tasks: [],
+    progress: { done: 0, total: 0 },
+    pendingActions: [],
+    extensions: {},
+    diagnostics,
+  };
+  if (!dir) return part;
+
+  const plan = readSlicePlan(files, dir, sliceId, part);
+  readSliceFiles(files, dir, sliceId, sliceDir, part);
+
+  const tasksDirPath = dir.subdir('tasks');
+  const tasksDir = tasksDirPath ? files.dir(tasksDirPath) : null;
+  if (tasksDir) part.tasksDirEmpty = !tasksDir.entries.some((e) => e.isFile && e.name.toLowerCase().endsWith('.md'));
+
+  const { reviewsByTask, sidecarsByTask } = taskFilesOf(tasksDir);
+  const planned = new Set<string>();
+  for (const t of plan?.value?.tasks ?? []) {
+    planned.add(t.id);
+    const task = taskEntry(files, t, tasksDir, milestoneId, sliceId, reviewsByTask.get(t.id) ?? NO_REVIEW_FILES, sidecarsByTask.get(t.id), diagnostics);
+    part.tasks.push(task);
+    for (const a of task.pendingActions) part.pendingActions.push(a);
+  }
+  if (part.planFound) warnUnplannedSummaries(tasksDir, planned, sliceId, diagnostics);
   part.progress = { done: part.tasks.filter((t) => t.done).length, total: part.tasks.length };
   return part;
 }

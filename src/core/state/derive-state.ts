@@ -8,9 +8,8 @@ import { deriveMilestonePart, roadmapComplete, type MilestoneDepth, type Milesto
 import { deriveSlicePart, type SlicePart } from './derive-slice';
 import type { DirIndex } from '../files/gsd-layout';
 import { isGhost, listMilestones } from './milestone-folders';
-import { preferencesFile } from '../hooks/engine/hook-config';
+import { preferencesFile, type ProjectFiles } from './project-files';
 import { parsePreferences } from '../parse/preferences';
-import type { ProjectFiles } from './project-files';
 import type {
   Diagnostic,
   GSDState,
@@ -42,7 +41,7 @@ export function freshPartSource(files: ProjectFiles): PartSource {
   return {
     files,
     milestone: (id, dir, depth) => deriveMilestonePart(files, id, dir, depth),
-    slice: (mid, sid, dir) => deriveSlicePart(files, mid, sid, dir),
+    slice: (milestoneId, sliceId, dir) => deriveSlicePart(files, milestoneId, sliceId, dir),
   };
 }
 
@@ -251,35 +250,41 @@ function progressOf(milestones: MilestoneEntry[], decision: Pick<GSDState, 'acti
   };
 }
 
-function decide(
-  parts: MilestonePart[],
-  active: MilestonePart | null,
-  statuses: Map<string, MilestoneEntry['status']>,
-  loadSlice: (p: MilestonePart, sliceId: string) => SlicePart | null,
-): Decision & { activeSlicePart: SlicePart | null } {
-  const none = { activeSlice: null, activeTask: null, blockers: [] as string[], replanTrigger: null, activeSlicePart: null };
-  if (!active) {
-    const pending = parts.filter((p) => statuses.get(p.id) === 'pending');
-    if (pending.length > 0) {
-      return {
-        ...none,
-        phase: 'blocked',
-        activeMilestone: null,
-        blockers: pending.map((p) => `${p.id} is waiting on unmet dependencies: ${p.dependsOn.join(', ') || '(none listed)'}`),
-        nextAction: 'Resolve milestone dependencies before proceeding.',
-      };
-    }
-    // Whatever is not complete is parked (by a PARKED file or a needs-attention verdict): nothing to
-    // run, but not complete either.
-    const parked = parts.filter((p) => statuses.get(p.id) === 'parked');
-    if (parked.length > 0) {
-      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: `All remaining milestones are parked (${parked.map((p) => p.id).join(', ')}). Unpark one or create a new milestone.` };
-    }
-    if (parts.length === 0) {
-      return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: 'No milestones yet. Start one with GSD.' };
-    }
-    return { ...none, phase: 'complete', activeMilestone: null, nextAction: 'All milestones complete.' };
+type ActiveDecision = Decision & { activeSlicePart: SlicePart | null };
+
+/** What every decision on an active slice says besides its phase and next action. */
+type SliceDecisionBase = Omit<ActiveDecision, 'phase' | 'nextAction'> & { activeSlice: { id: string; title: string } };
+
+const NO_ACTIVE_UNITS = { activeSlice: null, activeTask: null, blockers: [] as string[], replanTrigger: null, activeSlicePart: null };
+
+/** No milestone is active: waiting on dependencies, everything parked, nothing yet, or all done. */
+function decideWithoutActiveMilestone(parts: MilestonePart[], statuses: Map<string, MilestoneEntry['status']>): ActiveDecision {
+  const none = NO_ACTIVE_UNITS;
+  const pending = parts.filter((p) => statuses.get(p.id) === 'pending');
+  if (pending.length > 0) {
+    return {
+      ...none,
+      phase: 'blocked',
+      activeMilestone: null,
+      blockers: pending.map((p) => `${p.id} is waiting on unmet dependencies: ${p.dependsOn.join(', ') || '(none listed)'}`),
+      nextAction: 'Resolve milestone dependencies before proceeding.',
+    };
   }
+  // Whatever is not complete is parked (by a PARKED file or a needs-attention verdict): nothing to
+  // run, but not complete either.
+  const parked = parts.filter((p) => statuses.get(p.id) === 'parked');
+  if (parked.length > 0) {
+    return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: `All remaining milestones are parked (${parked.map((p) => p.id).join(', ')}). Unpark one or create a new milestone.` };
+  }
+  if (parts.length === 0) {
+    return { ...none, phase: 'pre-planning', activeMilestone: null, nextAction: 'No milestones yet. Start one with GSD.' };
+  }
+  return { ...none, phase: 'complete', activeMilestone: null, nextAction: 'All milestones complete.' };
+}
+
+/** The active milestone before any slice runs: no roadmap, no slices, or every slice done; null when a slice is to run. */
+function decideMilestone(active: MilestonePart): ActiveDecision | null {
+  const none = NO_ACTIVE_UNITS;
   const activeMilestone = { id: active.id, title: active.title };
   const roadmap = active.roadmap;
   if (!roadmap) {
@@ -305,16 +310,12 @@ function decide(
     }
     return { ...none, phase: 'completing-milestone', activeMilestone, nextAction: `All slices of ${active.id} are done. Write the milestone summary.` };
   }
-  const rs = firstEligibleSlice(roadmap.slices, ROADMAP_SLICE_ORDER);
-  if (!rs) {
-    return { ...none, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: check the depends:[…] of the roadmap.'], nextAction: 'Resolve slice dependencies.' };
-  }
-  const activeSlice = { id: rs.id, title: rs.title };
-  const part = loadSlice(active, rs.id);
-  const base = { activeMilestone, activeSlice, activeTask: null, blockers: [] as string[], replanTrigger: null, activeSlicePart: part };
-  if (!part || !part.planFound) {
-    return { ...base, phase: 'planning', nextAction: `Plan slice ${rs.id} (${rs.title}).` };
-  }
+  return null;
+}
+
+/** The active slice: plan it, summarize it, replan it, or execute its first open task. */
+function decideSlice(base: SliceDecisionBase, part: SlicePart): ActiveDecision {
+  const rs = base.activeSlice;
   const open = part.tasks.find((t) => !t.done);
   if (part.tasks.length === 0) {
     return { ...base, phase: 'planning', nextAction: `Slice ${rs.id} has a plan without tasks. Add tasks to the plan.` };
@@ -351,6 +352,29 @@ function decide(
   }
   const resume = part.continueFile ? ` Resume from ${path.basename(part.continueFile)} first.` : '';
   return { ...base, activeTask, phase: 'executing', nextAction: `Execute ${open.id}: ${open.title} in slice ${rs.id}.${resume}` };
+}
+
+function decide(
+  parts: MilestonePart[],
+  active: MilestonePart | null,
+  statuses: Map<string, MilestoneEntry['status']>,
+  loadSlice: (p: MilestonePart, sliceId: string) => SlicePart | null,
+): ActiveDecision {
+  if (!active) return decideWithoutActiveMilestone(parts, statuses);
+  const milestone = decideMilestone(active);
+  if (milestone) return milestone;
+  const activeMilestone = { id: active.id, title: active.title };
+  const rs = firstEligibleSlice(active.roadmap!.slices, ROADMAP_SLICE_ORDER);
+  if (!rs) {
+    return { ...NO_ACTIVE_UNITS, phase: 'blocked', activeMilestone, blockers: ['No slice is eligible: check the depends:[…] of the roadmap.'], nextAction: 'Resolve slice dependencies.' };
+  }
+  const activeSlice = { id: rs.id, title: rs.title };
+  const part = loadSlice(active, rs.id);
+  const base: SliceDecisionBase = { activeMilestone, activeSlice, activeTask: null, blockers: [], replanTrigger: null, activeSlicePart: part };
+  if (!part || !part.planFound) {
+    return { ...base, phase: 'planning', nextAction: `Plan slice ${rs.id} (${rs.title}).` };
+  }
+  return decideSlice(base, part);
 }
 
 const ROADMAP_SLICE_ORDER: SliceOrder<RoadmapSlice> = { id: (s) => s.id, closed: (s) => s.done, depends: (s) => s.depends };

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { journalFile, recoverInterruptedCommit } from '../files/commit-journal';
 import { registerGsdRoot } from '../files/confine';
 import { moveOldRuntimeRecords, OLD_RUNTIME_FOLDER } from '../files/runtime-folder';
-import { detectProjectKind } from '../successor/project-kind';
+import { detectProjectKind } from './project-kind';
 import { findGsdFolder } from './find-gsd-folder';
 
 export interface GsdProject {

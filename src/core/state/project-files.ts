@@ -136,3 +136,9 @@ export class ProjectFiles {
     this.dirs.clear();
   }
 }
+
+/** GSD's `PREFERENCES.md` in `.gsd`, in any case, from the cached folder listing; null when there is none. */
+export function preferencesFile(files: ProjectFiles, gsdDir: string): string | null {
+  const entry = files.dir(gsdDir)?.entries.find((e) => e.isFile && e.name.toUpperCase() === 'PREFERENCES.MD');
+  return entry ? path.join(gsdDir, entry.name) : null;
+}

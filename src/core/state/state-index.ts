@@ -32,10 +32,10 @@ export class StateIndex {
         }
         return part;
       },
-      slice: (mid, sid, dir) => {
+      slice: (milestoneId, sliceId, dir) => {
         let part = this.sliceParts.get(dir);
-        if (!part || part.sliceId !== sid) {
-          part = deriveSlicePart(this.files, mid, sid, dir);
+        if (!part || part.sliceId !== sliceId) {
+          part = deriveSlicePart(this.files, milestoneId, sliceId, dir);
           this.sliceParts.set(dir, part);
         }
         return part;

@@ -5,7 +5,7 @@
 // Which file that is: preferences-files.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChange, ReadFile } from '../agent-hooks/file-changes';
+import type { FileChange, ReadFile } from '../files/file-changes';
 import { GATE_HOOK_NAME } from './gate-hook';
 import { GATE_LAUNCHER_SH, gateLauncherFile } from './gate-launcher';
 import { GUARD_EXTENSION_JS, guardExtensionFile } from './gate-guard-extension';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
-import { FIND_CLI_SH, POINTER_DIR } from '../agent-hooks/launcher';
+import { FIND_CLI_SH, POINTER_DIR } from '../shell/find-cli';
 
 export const GATE_LAUNCHER_FILE = 'gsd-review';
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBoundedText } from '../files/bounded-read';
 import { openConfined } from '../files/confine';
-import { fmStringList, parseFrontmatter } from '../parse/frontmatter';
+import { parseFrontmatter } from '../parse/frontmatter';
 import { sectionNamed } from '../parse/markdown-sections';
 import { parseFlatSlicePlan } from '../parse/flat-slice-plan';
 import { readGateConfig, type GateConfig } from './gate-config';
@@ -90,6 +90,13 @@ const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
 // The bullet's text: a line trimmed, then `- ` (no two quantifiers compete: the regex safety test).
 const BULLET = /^[-*+][ \t]/;
 
+/** The summary's `key_files` (GSD writes a YAML list; one string is one file). */
+function keyFiles(data: Record<string, unknown>): string[] {
+  const v = data.key_files;
+  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map((x) => String(x).trim()).filter(Boolean);
+  return typeof v === 'string' && v.trim() ? [v.trim()] : [];
+}
+
 /** Paths named under `## Files Created/Modified` (or `## Files`), as GSD's summary lists them. */
 function summaryFiles(body: string, startLine: number): string[] {
   const section = sectionNamed(body, startLine, 'Files Created/Modified') ?? sectionNamed(body, startLine, 'Files');
@@ -122,7 +129,7 @@ function readTask(unit: GateUnit, phaseDir: string | null): GateTask {
   const files: string[] = [...(planTask?.files ?? [])];
   if (summary !== null) {
     const fm = parseFrontmatter(summary, summaryFile!);
-    files.push(...(fmStringList(fm.data, 'key_files') ?? []), ...summaryFiles(fm.body, fm.bodyStartLine));
+    files.push(...keyFiles(fm.data), ...summaryFiles(fm.body, fm.bodyStartLine));
   }
   // A path, nothing else: a name with a line break or another control character (words that would
   // read as our own instructions) is left out.

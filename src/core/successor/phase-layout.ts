@@ -14,7 +14,7 @@ import { parseTaskSummary, type TaskSummary } from '../parse/task-summary';
 import type { Diagnostic } from '../model/types';
 import { parseFlatSlicePlan, type FlatPlanTask } from '../parse/flat-slice-plan';
 import { knownIssuesFromSummary, type KnownIssueLine } from './known-issue-actions';
-import { PHASES_DIR } from './project-kind';
+import { PHASES_DIR } from '../state/project-kind';
 import { readStateVersionStamp, type StateVersionStamp } from './state-version-stamp';
 
 export interface LayoutTask extends FlatPlanTask {
@@ -173,12 +173,14 @@ export function parseRoadmapSlices(text: string): Array<Omit<LayoutSlice, 'tasks
   return out;
 }
 
-function readMilestone(dir: string, number: number, slug: string, diagnostics: Diagnostic[]): LayoutMilestone {
-  const id = milestoneIdFor(number, slug);
-  const suffix = /-([a-z0-9]{6})$/.exec(id)?.[1];
-  // Without a roadmap or context heading, the slug is the title (less a team suffix).
-  const slugTitle = suffix && slug.startsWith(suffix) ? slug.slice(suffix.length).replace(/^-/, '') || slug : slug;
-  const milestone: LayoutMilestone = { id, title: slugTitle, number, dir, slices: [] };
+/** The files of a milestone's phase folder: its own, each slice's by kind, and the task summaries. */
+interface MilestoneFiles {
+  sliceFiles: Map<string, Map<string, string>>;
+  taskSummaries: Map<string, string>;
+  legacySummaries: Map<string, string>;
+}
+
+function listMilestoneFiles(dir: string, number: number, milestone: LayoutMilestone): MilestoneFiles {
   const sliceFiles = new Map<string, Map<string, string>>();
   const taskSummaries = new Map<string, string>();
   const legacySummaries = new Map<string, string>();
@@ -209,7 +211,11 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
     m = LEGACY_TASK_SUMMARY.exec(e.name);
     if (m) legacySummaries.set(m[1].toUpperCase(), file);
   }
+  return { sliceFiles, taskSummaries, legacySummaries };
+}
 
+/** The roadmap's heading, stamp and slices, and the CONTEXT's title when the roadmap gives none. */
+function readMilestoneTitles(milestone: LayoutMilestone, slugTitle: string, diagnostics: Diagnostic[]): ReturnType<typeof parseRoadmapSlices> {
   let roadmapSlices: ReturnType<typeof parseRoadmapSlices> = [];
   if (milestone.roadmapFile) {
     const text = readBounded(milestone.roadmapFile, diagnostics);
@@ -228,44 +234,64 @@ function readMilestone(dir: string, number: number, slug: string, diagnostics: D
     const h = text ? contextTitle(text) : undefined;
     if (h !== undefined) milestone.title = h;
   }
+  return roadmapSlices;
+}
 
-  // Roadmap order first; slices known only from their files follow in file order.
-  const ids = [...roadmapSlices.map((s) => s.id), ...[...sliceFiles.keys()].sort().filter((id) => !roadmapSlices.some((s) => s.id === id))];
-  for (const id of ids) {
-    const fromRoadmap = roadmapSlices.find((s) => s.id === id);
-    const files = sliceFiles.get(id) ?? new Map<string, string>();
-    const slice: LayoutSlice = {
-      ...(fromRoadmap ?? { id, title: id, roadmapDone: false, depends: [], roadmapLine: 0 }),
-      remediation: id.startsWith('R'),
-      planFile: files.get('PLAN'),
-      summaryFile: files.get('SUMMARY'),
-      replanFile: files.get('REPLAN'),
-      assessmentFile: files.get('ASSESSMENT'),
-      tasks: [],
-    };
-    if (slice.planFile) {
-      const text = readBounded(slice.planFile, diagnostics);
-      if (text !== null) {
-        const plan = parseFlatSlicePlan(text, slice.planFile);
-        diagnostics.push(...plan.diagnostics);
-        if (!fromRoadmap && plan.title) slice.title = plan.title;
-        if (plan.milestoneId && plan.milestoneId !== milestone.id && !milestone.roadmapFile) milestone.id = plan.milestoneId;
-        slice.planStamp = readStateVersionStamp(text) ?? undefined;
-        slice.tasks = plan.tasks.map((t) => ({ ...t, knownIssues: [] }));
-      }
+/** One slice: its roadmap line (or its files alone), its plan's tasks, and each task's summary. */
+function readSlice(
+  id: string,
+  roadmapSlices: ReturnType<typeof parseRoadmapSlices>,
+  found: MilestoneFiles,
+  milestone: LayoutMilestone,
+  diagnostics: Diagnostic[],
+): LayoutSlice {
+  const { sliceFiles, taskSummaries, legacySummaries } = found;
+  const fromRoadmap = roadmapSlices.find((s) => s.id === id);
+  const files = sliceFiles.get(id) ?? new Map<string, string>();
+  const slice: LayoutSlice = {
+    ...(fromRoadmap ?? { id, title: id, roadmapDone: false, depends: [], roadmapLine: 0 }),
+    remediation: id.startsWith('R'),
+    planFile: files.get('PLAN'),
+    summaryFile: files.get('SUMMARY'),
+    replanFile: files.get('REPLAN'),
+    assessmentFile: files.get('ASSESSMENT'),
+    tasks: [],
+  };
+  if (slice.planFile) {
+    const text = readBounded(slice.planFile, diagnostics);
+    if (text !== null) {
+      const plan = parseFlatSlicePlan(text, slice.planFile);
+      diagnostics.push(...plan.diagnostics);
+      if (!fromRoadmap && plan.title) slice.title = plan.title;
+      if (plan.milestoneId && plan.milestoneId !== milestone.id && !milestone.roadmapFile) milestone.id = plan.milestoneId;
+      slice.planStamp = readStateVersionStamp(text) ?? undefined;
+      slice.tasks = plan.tasks.map((t) => ({ ...t, knownIssues: [] }));
     }
-    for (const task of slice.tasks) {
-      const summaryFile = taskSummaries.get(`${slice.id}/${task.id}`) ?? legacySummaries.get(task.id);
-      if (!summaryFile) continue;
-      task.summaryFile = summaryFile;
-      const text = readBounded(summaryFile, diagnostics);
-      if (text === null) continue;
-      task.summary = parseTaskSummary(text, summaryFile);
-      diagnostics.push(...task.summary.diagnostics);
-      task.knownIssues = knownIssuesFromSummary(text, summaryFile);
-    }
-    milestone.slices.push(slice);
   }
+  for (const task of slice.tasks) {
+    const summaryFile = taskSummaries.get(`${slice.id}/${task.id}`) ?? legacySummaries.get(task.id);
+    if (!summaryFile) continue;
+    task.summaryFile = summaryFile;
+    const text = readBounded(summaryFile, diagnostics);
+    if (text === null) continue;
+    task.summary = parseTaskSummary(text, summaryFile);
+    diagnostics.push(...task.summary.diagnostics);
+    task.knownIssues = knownIssuesFromSummary(text, summaryFile);
+  }
+  return slice;
+}
+
+function readMilestone(dir: string, number: number, slug: string, diagnostics: Diagnostic[]): LayoutMilestone {
+  const id = milestoneIdFor(number, slug);
+  const suffix = /-([a-z0-9]{6})$/.exec(id)?.[1];
+  // Without a roadmap or context heading, the slug is the title (less a team suffix).
+  const slugTitle = suffix && slug.startsWith(suffix) ? slug.slice(suffix.length).replace(/^-/, '') || slug : slug;
+  const milestone: LayoutMilestone = { id, title: slugTitle, number, dir, slices: [] };
+  const found = listMilestoneFiles(dir, number, milestone);
+  const roadmapSlices = readMilestoneTitles(milestone, slugTitle, diagnostics);
+  // Roadmap order first; slices known only from their files follow in file order.
+  const ids = [...roadmapSlices.map((s) => s.id), ...[...found.sliceFiles.keys()].sort().filter((id) => !roadmapSlices.some((s) => s.id === id))];
+  for (const id of ids) milestone.slices.push(readSlice(id, roadmapSlices, found, milestone, diagnostics));
   return milestone;
 }
 

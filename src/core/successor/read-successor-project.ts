@@ -10,10 +10,10 @@ import { parsePreferences } from '../parse/preferences';
 import type { Diagnostic, GSDState, MilestoneEntry, Progress } from '../model/types';
 import { effectiveStatus, type StatusFrom } from './lifecycle-status';
 import { readPhaseLayout, type LayoutMilestone, type PhaseLayout } from './phase-layout';
-import { detectProjectKind, type ProjectKindReport } from './project-kind';
-import { nodeSqliteAvailability, readDatabase } from './read-only-database';
+import { detectProjectKind, type ProjectKindReport } from '../state/project-kind';
+import { nodeSqliteAvailability, readDatabase } from '../sqlite/read-only-database';
 import { blockingHooks } from './review-verdicts';
-import { LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
+import { LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from '../state/schema-versions';
 import { readSuccessorRows, type DbLifecycle, type SuccessorRows } from './successor-database';
 import { readPhase } from './successor-phase';
 import type { StateVersionStamp } from './state-version-stamp';
@@ -130,8 +130,8 @@ function fromDatabase(rows: SuccessorRows, layout: PhaseLayout, src: ReviewSourc
   const lifecycle = new Map<string, DbLifecycle>();
   for (const l of rows.lifecycles) lifecycle.set(`${l.kind}:${l.milestoneId}/${l.sliceId ?? ''}/${l.taskId ?? ''}`, l);
   let missingLifecycle = 0;
-  const status = (kind: DbLifecycle['kind'], mid: string, sid: string | null, tid: string | null, column: string) => {
-    const l = lifecycle.get(`${kind}:${mid}/${sid ?? ''}/${tid ?? ''}`);
+  const status = (kind: DbLifecycle['kind'], milestoneId: string, sliceId: string | null, taskId: string | null, column: string) => {
+    const l = lifecycle.get(`${kind}:${milestoneId}/${sliceId ?? ''}/${taskId ?? ''}`);
     if (epoch !== null && epoch > 0 && !l) missingLifecycle++;
     return effectiveStatus(column, l?.status, epoch);
   };
@@ -242,6 +242,56 @@ function fromLayout(layout: PhaseLayout, src: ReviewSources): MilestoneEntry[] {
   });
 }
 
+/**
+ * The database's rows, or null when it is not read (no gsd.db, no node:sqlite, unreadable: the
+ * markdown is read instead, and a diagnostic says why), or a schema GSD upgraded past this reader.
+ */
+function readRows(
+  detection: ProjectKindReport,
+  options: ReadSuccessorOptions,
+  realGsd: string,
+  diagnostics: Diagnostic[],
+): { rows: SuccessorRows | null } | { tooNew: number; message: string } {
+  if (detection.databaseFile) {
+    const availability = options.sqlite === 'off' ? { available: false as const, reason: 'reading gsd.db was turned off (sqlite: off)' } : nodeSqliteAvailability();
+    if (!availability.available) {
+      diagnostics.push({ file: detection.databaseFile, severity: 'info', message: `read from the .gsd/phases markdown only: ${availability.reason}` });
+    } else {
+      const r = readDatabase(detection.databaseFile, readSuccessorRows);
+      if (!r.ok) diagnostics.push({ file: detection.databaseFile, severity: 'warning', message: `read from the .gsd/phases markdown only: ${r.reason}` });
+      else if (r.value.schemaVersion > LATEST_KNOWN_SCHEMA) {
+        // Upgraded by GSD between detection and this read.
+        const message = schemaTooNewMessage(r.value.schemaVersion);
+        diagnostics.push({ file: detection.databaseFile, severity: 'error', message });
+        return { tooNew: r.value.schemaVersion, message };
+      } else return { rows: r.value };
+    }
+  } else {
+    diagnostics.push({ file: path.join(realGsd, 'gsd.db'), severity: 'info', message: 'read from the .gsd/phases markdown only: there is no gsd.db (GSD keeps it out of git, so a fresh clone has none)' });
+  }
+  return { rows: null };
+}
+
+/** The active units marked as the markdown derivation marks them, and the progress and pending actions. */
+function markActiveAndProgress(state: SuccessorState, reading: ReturnType<typeof readPhase>): void {
+  const am = state.milestones.find((m) => m.id === reading.activeMilestone?.id);
+  if (am) {
+    am.status = 'active';
+    const as = am.slices.find((s) => s.id === reading.activeSlice?.id);
+    if (as && as.status === 'pending') as.status = 'active';
+    const at = as?.tasks.find((t) => t.id === reading.activeTask?.id);
+    if (at) at.status = 'active';
+  }
+  const slices = state.milestones.flatMap((m) => m.slices);
+  const tasks = slices.flatMap((s) => s.tasks);
+  state.progress = {
+    milestones: { done: state.milestones.filter((m) => m.status === 'complete').length, total: state.milestones.length },
+    slices: progressOf(slices),
+    tasks: progressOf(tasks),
+  };
+  state.pendingActions = tasks.flatMap((t) => t.pendingActions);
+}
+
 // ---- the entry point ------------------------------------------------------------------------
 
 export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptions = {}): SuccessorState {
@@ -274,25 +324,12 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
   const hooks = blockingHooks(readPreferencesData(realGsd, diagnostics));
   state.reviewHooks = hooks.map((h) => h.name);
 
-  let rows: SuccessorRows | null = null;
-  if (detection.databaseFile) {
-    const availability = options.sqlite === 'off' ? { available: false as const, reason: 'reading gsd.db was turned off (sqlite: off)' } : nodeSqliteAvailability();
-    if (!availability.available) {
-      diagnostics.push({ file: detection.databaseFile, severity: 'info', message: `read from the .gsd/phases markdown only: ${availability.reason}` });
-    } else {
-      const r = readDatabase(detection.databaseFile, readSuccessorRows);
-      if (!r.ok) diagnostics.push({ file: detection.databaseFile, severity: 'warning', message: `read from the .gsd/phases markdown only: ${r.reason}` });
-      else if (r.value.schemaVersion > LATEST_KNOWN_SCHEMA) {
-        // Upgraded by GSD between detection and this read.
-        const message = schemaTooNewMessage(r.value.schemaVersion);
-        diagnostics.push({ file: detection.databaseFile, severity: 'error', message });
-        state.schemaVersion = r.value.schemaVersion;
-        return refuse(state, message);
-      } else rows = r.value;
-    }
-  } else {
-    diagnostics.push({ file: path.join(realGsd, 'gsd.db'), severity: 'info', message: 'read from the .gsd/phases markdown only: there is no gsd.db (GSD keeps it out of git, so a fresh clone has none)' });
+  const read = readRows(detection, options, realGsd, diagnostics);
+  if ('tooNew' in read) {
+    state.schemaVersion = read.tooNew;
+    return refuse(state, read.message);
   }
+  const rows = read.rows;
 
   // Detection's own notes, unless the read said the same (a busy database is one line, not two).
   diagnostics.push(...detection.diagnostics.filter((d) => !diagnostics.some((o) => o.message.includes(d.message))));
@@ -322,22 +359,6 @@ export function readSuccessorProject(gsdDir: string, options: ReadSuccessorOptio
 
   const reading = readPhase(state.milestones, (m) => !!(m.extensions.successor as { validationFile?: string } | undefined)?.validationFile);
   Object.assign(state, reading);
-  // Mark the active units the way the markdown derivation does.
-  const am = state.milestones.find((m) => m.id === reading.activeMilestone?.id);
-  if (am) {
-    am.status = 'active';
-    const as = am.slices.find((s) => s.id === reading.activeSlice?.id);
-    if (as && as.status === 'pending') as.status = 'active';
-    const at = as?.tasks.find((t) => t.id === reading.activeTask?.id);
-    if (at) at.status = 'active';
-  }
-  const slices = state.milestones.flatMap((m) => m.slices);
-  const tasks = slices.flatMap((s) => s.tasks);
-  state.progress = {
-    milestones: { done: state.milestones.filter((m) => m.status === 'complete').length, total: state.milestones.length },
-    slices: progressOf(slices),
-    tasks: progressOf(tasks),
-  };
-  state.pendingActions = tasks.flatMap((t) => t.pendingActions);
+  markActiveAndProgress(state, reading);
   return state;
 }

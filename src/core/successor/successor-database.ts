@@ -6,7 +6,7 @@
 // `hook-verdicts/<hook>/<unit id>.md`). Orders as GSD's own queries (db/queries.ts): milestones by
 // `sequence > 0` first, then sequence, id; slices and tasks by sequence, id.
 // A table or column an older schema lacks is simply not read.
-import type { ReadOnlyDatabase, Row } from './read-only-database';
+import type { ReadOnlyDatabase, Row } from '../sqlite/read-only-database';
 
 export interface DbMilestone {
   id: string;
@@ -127,79 +127,77 @@ export function parseHookVerdictPath(p: string): { hook: string; unitId: string 
   }
 }
 
-export function readSuccessorRows(db: ReadOnlyDatabase): SuccessorRows {
-  const schemaVersion = db.hasTable('schema_version') ? num(db.get('SELECT MAX(version) AS v FROM schema_version')?.v) ?? 0 : 0;
-  let projectRevision: number | null = null;
-  let authorityEpoch: number | null = null;
-  let projectId: string | null = null;
-  if (db.hasTable('project_authority')) {
-    const a = db.get('SELECT project_id, revision, authority_epoch FROM project_authority WHERE singleton = 1');
-    if (a) {
-      projectRevision = num(a.revision);
-      authorityEpoch = num(a.authority_epoch);
-      projectId = opt(a.project_id) ?? null;
-    }
-  }
+/** The project's revision and authority epoch (`project_authority`, one row), and its id. */
+function readAuthority(db: ReadOnlyDatabase): { projectRevision: number | null; authorityEpoch: number | null; projectId: string | null } {
+  const a = db.hasTable('project_authority') ? db.get('SELECT project_id, revision, authority_epoch FROM project_authority WHERE singleton = 1') : undefined;
+  if (!a) return { projectRevision: null, authorityEpoch: null, projectId: null };
+  return { projectRevision: num(a.revision), authorityEpoch: num(a.authority_epoch), projectId: opt(a.project_id) ?? null };
+}
 
-  const milestones: DbMilestone[] = !db.hasTable('milestones')
-    ? []
-    : db
-        .all(`SELECT id, title, status, ${column(db, 'milestones', 'depends_on', `'[]'`)}, completed_at, ${column(db, 'milestones', 'sequence', '0')} FROM milestones ORDER BY CASE WHEN sequence > 0 THEN 0 ELSE 1 END, sequence, id`)
-        .map((r) => ({ id: str(r.id), title: str(r.title), status: str(r.status), dependsOn: jsonList(r.depends_on), completedAt: opt(r.completed_at) }));
+function readMilestones(db: ReadOnlyDatabase): DbMilestone[] {
+  if (!db.hasTable('milestones')) return [];
+  return db
+    .all(`SELECT id, title, status, ${column(db, 'milestones', 'depends_on', `'[]'`)}, completed_at, ${column(db, 'milestones', 'sequence', '0')} FROM milestones ORDER BY CASE WHEN sequence > 0 THEN 0 ELSE 1 END, sequence, id`)
+    .map((r) => ({ id: str(r.id), title: str(r.title), status: str(r.status), dependsOn: jsonList(r.depends_on), completedAt: opt(r.completed_at) }));
+}
 
-  const slices: DbSlice[] = !db.hasTable('slices')
-    ? []
-    : db
-        .all(`SELECT milestone_id, id, title, status, risk, depends, demo, completed_at, ${column(db, 'slices', 'replan_triggered_at')}, ${column(db, 'slices', 'sequence', '0')} FROM slices ORDER BY milestone_id, sequence, id`)
-        .map((r) => ({
-          milestoneId: str(r.milestone_id),
-          id: str(r.id),
-          title: str(r.title),
-          status: str(r.status),
-          risk: opt(r.risk),
-          depends: jsonList(r.depends),
-          demo: opt(r.demo),
-          completedAt: opt(r.completed_at),
-          replanTriggeredAt: opt(r.replan_triggered_at),
-        }));
+function readSlices(db: ReadOnlyDatabase): DbSlice[] {
+  if (!db.hasTable('slices')) return [];
+  return db
+    .all(`SELECT milestone_id, id, title, status, risk, depends, demo, completed_at, ${column(db, 'slices', 'replan_triggered_at')}, ${column(db, 'slices', 'sequence', '0')} FROM slices ORDER BY milestone_id, sequence, id`)
+    .map((r) => ({
+      milestoneId: str(r.milestone_id),
+      id: str(r.id),
+      title: str(r.title),
+      status: str(r.status),
+      risk: opt(r.risk),
+      depends: jsonList(r.depends),
+      demo: opt(r.demo),
+      completedAt: opt(r.completed_at),
+      replanTriggeredAt: opt(r.replan_triggered_at),
+    }));
+}
 
-  const tasks: DbTask[] = !db.hasTable('tasks')
-    ? []
-    : db
-        .all(
-          `SELECT milestone_id, slice_id, id, title, status, one_liner, estimate, files, verify, verification_result, completed_at, blocker_discovered, known_issues, ${column(db, 'tasks', 'sequence', '0')} FROM tasks ORDER BY milestone_id, slice_id, sequence, id`,
-        )
-        .map((r: Row) => ({
-          milestoneId: str(r.milestone_id),
-          sliceId: str(r.slice_id),
-          id: str(r.id),
-          title: str(r.title),
-          status: str(r.status),
-          oneLiner: opt(r.one_liner),
-          estimate: opt(r.estimate),
-          files: jsonList(r.files),
-          verify: opt(r.verify),
-          verificationResult: opt(r.verification_result),
-          completedAt: opt(r.completed_at),
-          blockerDiscovered: num(r.blocker_discovered) === 1,
-          knownIssues: str(r.known_issues),
-        }));
+function readTasks(db: ReadOnlyDatabase): DbTask[] {
+  if (!db.hasTable('tasks')) return [];
+  return db
+    .all(
+      `SELECT milestone_id, slice_id, id, title, status, one_liner, estimate, files, verify, verification_result, completed_at, blocker_discovered, known_issues, ${column(db, 'tasks', 'sequence', '0')} FROM tasks ORDER BY milestone_id, slice_id, sequence, id`,
+    )
+    .map((r: Row) => ({
+      milestoneId: str(r.milestone_id),
+      sliceId: str(r.slice_id),
+      id: str(r.id),
+      title: str(r.title),
+      status: str(r.status),
+      oneLiner: opt(r.one_liner),
+      estimate: opt(r.estimate),
+      files: jsonList(r.files),
+      verify: opt(r.verify),
+      verificationResult: opt(r.verification_result),
+      completedAt: opt(r.completed_at),
+      blockerDiscovered: num(r.blocker_discovered) === 1,
+      knownIssues: str(r.known_issues),
+    }));
+}
 
-  // Only the lifecycle rows of this project (the status writer joins on project_authority the same way).
-  const lifecycles: DbLifecycle[] =
-    !db.hasTable('workflow_item_lifecycles') || projectId === null
-      ? []
-      : db
-          .all(`SELECT item_kind, milestone_id, slice_id, task_id, lifecycle_status, state_version FROM workflow_item_lifecycles WHERE project_id = ?`, projectId)
-          .map((r) => ({
-            kind: str(r.item_kind) as DbLifecycle['kind'],
-            milestoneId: str(r.milestone_id),
-            sliceId: opt(r.slice_id) ?? null,
-            taskId: opt(r.task_id) ?? null,
-            status: str(r.lifecycle_status),
-            stateVersion: num(r.state_version) ?? undefined,
-          }));
+/** Only the lifecycle rows of this project (the status writer joins on project_authority the same way). */
+function readLifecycles(db: ReadOnlyDatabase, projectId: string | null): DbLifecycle[] {
+  if (!db.hasTable('workflow_item_lifecycles') || projectId === null) return [];
+  return db
+    .all(`SELECT item_kind, milestone_id, slice_id, task_id, lifecycle_status, state_version FROM workflow_item_lifecycles WHERE project_id = ?`, projectId)
+    .map((r) => ({
+      kind: str(r.item_kind) as DbLifecycle['kind'],
+      milestoneId: str(r.milestone_id),
+      sliceId: opt(r.slice_id) ?? null,
+      taskId: opt(r.task_id) ?? null,
+      status: str(r.lifecycle_status),
+      stateVersion: num(r.state_version) ?? undefined,
+    }));
+}
 
+/** The hook gates' verdicts: `assessments` rows of scope `hook-gate`. */
+function readHookVerdicts(db: ReadOnlyDatabase): DbHookVerdict[] {
   const hookVerdicts: DbHookVerdict[] = [];
   if (db.hasTable('assessments') && db.hasColumn('assessments', 'scope')) {
     for (const r of db.all(`SELECT path, milestone_id, slice_id, task_id, status, full_content, created_at FROM assessments WHERE scope = 'hook-gate' ORDER BY created_at, path`)) {
@@ -217,7 +215,11 @@ export function readSuccessorRows(db: ReadOnlyDatabase): SuccessorRows {
       });
     }
   }
+  return hookVerdicts;
+}
 
+/** GSD's rework briefs, each with its findings. */
+function readReworkBriefs(db: ReadOnlyDatabase): DbReworkBrief[] {
   const reworkBriefs: DbReworkBrief[] = [];
   if (db.hasTable('rework_briefs')) {
     const findings = new Map<string, DbReworkFinding[]>();
@@ -240,6 +242,21 @@ export function readSuccessorRows(db: ReadOnlyDatabase): SuccessorRows {
       });
     }
   }
+  return reworkBriefs;
+}
 
-  return { schemaVersion, projectRevision, authorityEpoch, milestones, slices, tasks, lifecycles, hookVerdicts, reworkBriefs };
+export function readSuccessorRows(db: ReadOnlyDatabase): SuccessorRows {
+  const schemaVersion = db.hasTable('schema_version') ? num(db.get('SELECT MAX(version) AS v FROM schema_version')?.v) ?? 0 : 0;
+  const { projectRevision, authorityEpoch, projectId } = readAuthority(db);
+  return {
+    schemaVersion,
+    projectRevision,
+    authorityEpoch,
+    milestones: readMilestones(db),
+    slices: readSlices(db),
+    tasks: readTasks(db),
+    lifecycles: readLifecycles(db, projectId),
+    hookVerdicts: readHookVerdicts(db),
+    reworkBriefs: readReworkBriefs(db),
+  };
 }

@@ -4,7 +4,7 @@ import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { readCodeReview } from '../../core/parse/code-review';
 import { replanDecision } from '../../core/dispatch/default-dispatch';
 import { findUnit } from '../../core/model/find-unit';
-import { detectProjectKind } from '../../core/successor/project-kind';
+import { detectProjectKind } from '../../core/state/project-kind';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
 import { unitOfFile } from './unit-of-file';
 import { runChosenUnit } from '../dispatch/next-unit-command';

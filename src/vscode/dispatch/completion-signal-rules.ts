@@ -11,29 +11,29 @@ import type { GSDState } from '../../core/model/types';
 
 /** The file whose appearance completes the unit, or null when the unit has no file signal. */
 export function signalFile(state: GSDState, record: DispatchRecord): string | null {
-  const [mid, sid, tid] = record.unitId.split('/');
-  const { milestone, slice } = findUnit(state, mid, sid);
+  const [milestoneId, sliceId, taskId] = record.unitId.split('/');
+  const { milestone, slice } = findUnit(state, milestoneId, sliceId);
   if (!milestone) return null;
-  const sliceDir = slice?.dir ?? (sid ? path.join(milestone.dir, 'slices', sid) : undefined);
+  const sliceDir = slice?.dir ?? (sliceId ? path.join(milestone.dir, 'slices', sliceId) : undefined);
   const tasksDir = sliceDir ? path.join(sliceDir, 'tasks') : undefined;
   switch (record.unitType) {
     case 'execute-task':
-      return tasksDir && tid ? path.join(tasksDir, `${tid}-SUMMARY.md`) : null;
+      return tasksDir && taskId ? path.join(tasksDir, `${taskId}-SUMMARY.md`) : null;
     case 'review-task':
-      return tasksDir && tid ? path.join(tasksDir, `${tid}-CODE-REVIEW.md`) : null;
+      return tasksDir && taskId ? path.join(tasksDir, `${taskId}-CODE-REVIEW.md`) : null;
     case 'plan-slice':
     case 'refine-slice':
-      return sliceDir ? path.join(sliceDir, `${sid}-PLAN.md`) : null;
+      return sliceDir ? path.join(sliceDir, `${sliceId}-PLAN.md`) : null;
     case 'complete-slice':
-      return sliceDir ? path.join(sliceDir, `${sid}-SUMMARY.md`) : null;
+      return sliceDir ? path.join(sliceDir, `${sliceId}-SUMMARY.md`) : null;
     case 'replan-slice':
-      return sliceDir ? path.join(sliceDir, `${sid}-REPLAN.md`) : null;
+      return sliceDir ? path.join(sliceDir, `${sliceId}-REPLAN.md`) : null;
     case 'plan-milestone':
-      return path.join(milestone.dir, `${mid}-ROADMAP.md`);
+      return path.join(milestone.dir, `${milestoneId}-ROADMAP.md`);
     case 'validate-milestone':
-      return path.join(milestone.dir, `${mid}-VALIDATION.md`);
+      return path.join(milestone.dir, `${milestoneId}-VALIDATION.md`);
     case 'complete-milestone':
-      return path.join(milestone.dir, `${mid}-SUMMARY.md`);
+      return path.join(milestone.dir, `${milestoneId}-SUMMARY.md`);
     default:
       return null;
   }

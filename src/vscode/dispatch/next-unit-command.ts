@@ -14,7 +14,7 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { isWithin } from '../../core/files/confine';
-import { UnreadableHookStateError } from '../../core/hooks/engine/hook-sidecar';
+import { UnreadableHookStateError } from '../../core/parse/hook-sidecar';
 import type { UnreadableHookState } from '../../core/model/types';
 import { readDispatchLog, type DispatchRecord } from '../../core/dispatch/dispatch-record';
 import { promptDocuments } from './prompt-documents';

@@ -7,12 +7,12 @@ import { md, PanelNode, type PanelContext } from './panel-node';
 
 export class HookEventsNode extends PanelNode {
   readonly id: string;
-  constructor(private readonly c: PanelContext) {
+  constructor(private readonly panel: PanelContext) {
     super();
-    this.id = hookEventsNodeId(c.handle.project.gsdDir);
+    this.id = hookEventsNodeId(panel.handle.project.gsdDir);
   }
   treeItem(): vscode.TreeItem {
-    const last = this.c.snapshot().hookEvents[0];
+    const last = this.panel.snapshot().hookEvents[0];
     const item = new vscode.TreeItem(vscode.l10n.t('Recent hook events'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('plug');
@@ -22,7 +22,7 @@ export class HookEventsNode extends PanelNode {
     return item;
   }
   override children(): PanelNode[] {
-    const gsdDir = this.c.handle.project.gsdDir;
-    return this.c.snapshot().hookEvents.map((e, i) => this.c.nodes.node(hookEventNodeId(gsdDir, i), () => new HookEventNode(hookEventNodeId(gsdDir, i)), this).update(e));
+    const gsdDir = this.panel.handle.project.gsdDir;
+    return this.panel.snapshot().hookEvents.map((e, i) => this.panel.nodes.node(hookEventNodeId(gsdDir, i), () => new HookEventNode(hookEventNodeId(gsdDir, i)), this).update(e));
   }
 }

@@ -10,18 +10,18 @@ import { SliceNode } from './slice-node';
 export class MilestoneNode extends PanelNode {
   readonly id: string;
   constructor(
-    private readonly c: PanelContext,
-    private readonly mid: string,
+    private readonly panel: PanelContext,
+    private readonly milestoneId: string,
   ) {
     super();
-    this.id = unitNodeId(c.handle.project.gsdDir, mid);
+    this.id = unitNodeId(panel.handle.project.gsdDir, milestoneId);
   }
   private milestone(): MilestoneEntry | null {
-    return findUnit(this.c.snapshot().state, this.mid).milestone;
+    return findUnit(this.panel.snapshot().state, this.milestoneId).milestone;
   }
   treeItem(): vscode.TreeItem {
     const m = this.milestone();
-    const item = new vscode.TreeItem(this.mid, collapsible(this.c, !!m?.slices.length, m?.status === 'active'));
+    const item = new vscode.TreeItem(this.milestoneId, collapsible(this.panel, !!m?.slices.length, m?.status === 'active'));
     item.id = this.id;
     if (!m) return item;
     item.iconPath = statusIcon(m.status);
@@ -29,7 +29,7 @@ export class MilestoneNode extends PanelNode {
     item.description = [m.slices.length ? `${m.progress.done}/${m.progress.total}` : m.status, m.title].filter(Boolean).join(' · ');
     const progress = m.slices.length ? ` · ${vscode.l10n.t('{0} of {1} slices done', m.progress.done, m.progress.total)}` : '';
     item.tooltip = md(`**${m.id}: ${esc(m.title)}**\n\n${vscode.l10n.t('Status: {0}', m.status)}${progress}${m.dependsOn.length ? `\n\n${vscode.l10n.t('Depends on {0}', m.dependsOn.join(', '))}` : ''}`);
-    markNext(item, this.c, m.id, m.id);
+    markNext(item, this.panel, m.id, m.id);
     item.contextValue = milestoneContext(m.status);
     if (m.roadmapFile) {
       item.command = openAt(m.roadmapFile);
@@ -38,6 +38,6 @@ export class MilestoneNode extends PanelNode {
     return item;
   }
   override children(): PanelNode[] {
-    return (this.milestone()?.slices ?? []).map((s) => this.c.nodes.node(unitNodeId(this.c.handle.project.gsdDir, `${this.mid}/${s.id}`), () => new SliceNode(this.c, this.mid, s.id), this));
+    return (this.milestone()?.slices ?? []).map((s) => this.panel.nodes.node(unitNodeId(this.panel.handle.project.gsdDir, `${this.milestoneId}/${s.id}`), () => new SliceNode(this.panel, this.milestoneId, s.id), this));
   }
 }

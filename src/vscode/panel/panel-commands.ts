@@ -20,7 +20,7 @@ export function registerPanelCommands(log: vscode.LogOutputChannel): vscode.Disp
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: pick a review cycle after the first one to compare it with the cycle before.'));
         return;
       }
-      await compareCycles(node.task.tid, previous, current);
+      await compareCycles(node.task.taskId, previous, current);
     }),
     registerGuardedCommand(log, COMMANDS.openReview, async (node?: ReviewCycleNode | TaskNode) => {
       const review = node instanceof ReviewCycleNode ? node.review() : node instanceof TaskNode ? node.task()?.reviews.at(-1) : undefined;

@@ -27,7 +27,7 @@ export abstract class PanelNode {
 /** What a task's child nodes (review cycles, the active review) read of their task's node. */
 export interface TaskOwner {
   readonly id: string;
-  readonly tid: string;
+  readonly taskId: string;
   task(): TaskEntry | null;
 }
 
@@ -47,8 +47,8 @@ const COLLAPSIBLE: Record<Opening, vscode.TreeItemCollapsibleState> = {
 };
 
 /** How a node opens (see opening.ts: VS Code's batched fetching decides what may open by itself). */
-export function collapsible(c: PanelContext, hasChildren: boolean, wantsOpen: boolean): vscode.TreeItemCollapsibleState {
-  return COLLAPSIBLE[opening(hasChildren, wantsOpen, c.underProjectRoot)];
+export function collapsible(panel: PanelContext, hasChildren: boolean, wantsOpen: boolean): vscode.TreeItemCollapsibleState {
+  return COLLAPSIBLE[opening(hasChildren, wantsOpen, panel.underProjectRoot)];
 }
 
 const ICONS: Record<string, [string, string?]> = {
@@ -84,8 +84,8 @@ export function md(text: string): vscode.MarkdownString {
 export { markdownText as esc } from './project-text';
 
 /** A slice or milestone that is the next unit: "next" in its label, after the id. */
-export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string): void {
-  const next = c.snapshot().next;
+export function markNext(item: vscode.TreeItem, panel: PanelContext, unitId: string, id: string): void {
+  const next = panel.snapshot().next;
   if (next?.unitId !== unitId) return;
   item.label = `${id} · ${vscode.l10n.t('next')}`;
   item.tooltip = md(`${typeof item.tooltip === 'object' ? (item.tooltip as vscode.MarkdownString).value : ''}\n\n${vscode.l10n.t('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source)}`);

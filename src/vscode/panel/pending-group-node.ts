@@ -7,18 +7,18 @@ import { PendingActionNode } from './pending-action-node';
 
 export class PendingGroupNode extends PanelNode {
   readonly id: string;
-  constructor(private readonly c: PanelContext) {
+  constructor(private readonly panel: PanelContext) {
     super();
-    this.id = pendingGroupNodeId(c.handle.project.gsdDir);
+    this.id = pendingGroupNodeId(panel.handle.project.gsdDir);
   }
   treeItem(): vscode.TreeItem {
-    const n = this.c.snapshot().state.pendingActions.length;
-    const item = new vscode.TreeItem(vscode.l10n.t('Pending actions'), collapsible(this.c, n > 0, true));
+    const n = this.panel.snapshot().state.pendingActions.length;
+    const item = new vscode.TreeItem(vscode.l10n.t('Pending actions'), collapsible(this.panel, n > 0, true));
     item.id = this.id;
     item.description = String(n);
     item.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('problemsWarningIcon.foreground'));
     item.tooltip = md(
-      this.c.snapshot().state.readOnly
+      this.panel.snapshot().state.readOnly
         ? vscode.l10n.t('Known issues GSD recorded per task (`## Known Issues` of the task summaries), shown read-only: GSD decides what happens to them.')
         : vscode.l10n.t('Required follow-up from task summaries (`## Known Issues` → `Pending actions:`) and from reviews that hit the cycle cap. The latest completed task with pending actions sends its slice to **replan-slice**.'),
     );
@@ -26,10 +26,10 @@ export class PendingGroupNode extends PanelNode {
     return item;
   }
   override children(): PanelNode[] {
-    const gsdDir = this.c.handle.project.gsdDir;
-    return this.c.snapshot().state.pendingActions.map((a, i) => {
+    const gsdDir = this.panel.handle.project.gsdDir;
+    return this.panel.snapshot().state.pendingActions.map((a, i) => {
       const id = pendingActionNodeId(gsdDir, a, i, 'all');
-      return this.c.nodes.node(id, () => new PendingActionNode(a, id, true), this).update(a);
+      return this.panel.nodes.node(id, () => new PendingActionNode(a, id, true), this).update(a);
     });
   }
 }

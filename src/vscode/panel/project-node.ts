@@ -11,34 +11,34 @@ import { SuccessorHeaderNode } from './successor-header-node';
 
 export class ProjectNode extends PanelNode {
   readonly id: string;
-  constructor(private readonly c: PanelContext) {
+  constructor(private readonly panel: PanelContext) {
     super();
-    this.id = projectNodeId(c.handle.project.gsdDir);
+    this.id = projectNodeId(panel.handle.project.gsdDir);
   }
   treeItem(): vscode.TreeItem {
-    const { state: s, next } = this.c.snapshot();
-    const item = new vscode.TreeItem(this.c.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+    const { state: s, next } = this.panel.snapshot();
+    const item = new vscode.TreeItem(this.panel.handle.folder.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('root-folder');
     item.description = next ? vscode.l10n.t('next: {0} {1} · {2}', next.unitType, next.unitId.split('/').pop() ?? '', s.phase) : s.phase;
-    item.tooltip = md(`**${this.c.handle.project.root}**\n\n${vscode.l10n.t('Phase `{0}`. {1}', s.phase, s.nextAction)}`);
+    item.tooltip = md(`**${this.panel.handle.project.root}**\n\n${vscode.l10n.t('Phase `{0}`. {1}', s.phase, s.nextAction)}`);
     item.contextValue = PROJECT_CONTEXT;
-    item.resourceUri = vscode.Uri.file(this.c.handle.project.gsdDir);
+    item.resourceUri = vscode.Uri.file(this.panel.handle.project.gsdDir);
     return item;
   }
   override children(): PanelNode[] {
-    return projectChildren(this.c, this);
+    return projectChildren(this.panel, this);
   }
 }
 
 /** A project's top level: the pending actions group (when there are any), then its milestones. */
-export function projectChildren(c: PanelContext, parent?: PanelNode): PanelNode[] {
-  const { state: s, hookEvents } = c.snapshot();
-  const gsdDir = c.handle.project.gsdDir;
+export function projectChildren(panel: PanelContext, parent?: PanelNode): PanelNode[] {
+  const { state: s, hookEvents } = panel.snapshot();
+  const gsdDir = panel.handle.project.gsdDir;
   const out: PanelNode[] = [];
-  if (s.readOnly) out.push(c.nodes.node(successorHeaderNodeId(gsdDir), () => new SuccessorHeaderNode(c), parent));
-  if (s.pendingActions.length) out.push(c.nodes.node(pendingGroupNodeId(gsdDir), () => new PendingGroupNode(c), parent));
-  for (const m of s.milestones) out.push(c.nodes.node(unitNodeId(gsdDir, m.id), () => new MilestoneNode(c, m.id), parent));
-  if (hookEvents.length) out.push(c.nodes.node(hookEventsNodeId(gsdDir), () => new HookEventsNode(c), parent));
+  if (s.readOnly) out.push(panel.nodes.node(successorHeaderNodeId(gsdDir), () => new SuccessorHeaderNode(panel), parent));
+  if (s.pendingActions.length) out.push(panel.nodes.node(pendingGroupNodeId(gsdDir), () => new PendingGroupNode(panel), parent));
+  for (const m of s.milestones) out.push(panel.nodes.node(unitNodeId(gsdDir, m.id), () => new MilestoneNode(panel, m.id), parent));
+  if (hookEvents.length) out.push(panel.nodes.node(hookEventsNodeId(gsdDir), () => new HookEventsNode(panel), parent));
   return out;
 }

@@ -10,19 +10,19 @@ import { TaskNode } from './task-node';
 export class SliceNode extends PanelNode {
   readonly id: string;
   constructor(
-    private readonly c: PanelContext,
-    private readonly mid: string,
-    private readonly sid: string,
+    private readonly panel: PanelContext,
+    private readonly milestoneId: string,
+    private readonly sliceId: string,
   ) {
     super();
-    this.id = unitNodeId(c.handle.project.gsdDir, `${mid}/${sid}`);
+    this.id = unitNodeId(panel.handle.project.gsdDir, `${milestoneId}/${sliceId}`);
   }
   private slice(): SliceEntry | null {
-    return findUnit(this.c.snapshot().state, this.mid, this.sid).slice;
+    return findUnit(this.panel.snapshot().state, this.milestoneId, this.sliceId).slice;
   }
   treeItem(): vscode.TreeItem {
     const s = this.slice();
-    const item = new vscode.TreeItem(this.sid, collapsible(this.c, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
+    const item = new vscode.TreeItem(this.sliceId, collapsible(this.panel, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
     item.id = this.id;
     if (!s) return item;
     item.iconPath = statusIcon(s.status);
@@ -31,7 +31,7 @@ export class SliceNode extends PanelNode {
     item.description = [progress, s.title, s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
     const facts = [vscode.l10n.t('Status: {0}', s.status), s.tasks.length ? vscode.l10n.t('{0} of {1} tasks done', s.progress.done, s.progress.total) : '', s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
     item.tooltip = md(`**${s.id}: ${esc(s.title)}**\n\n${facts}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);
-    markNext(item, this.c, `${this.mid}/${s.id}`, s.id);
+    markNext(item, this.panel, `${this.milestoneId}/${s.id}`, s.id);
     item.contextValue = sliceContext(s.status);
     if (s.planFile) {
       item.command = openAt(s.planFile);
@@ -40,6 +40,6 @@ export class SliceNode extends PanelNode {
     return item;
   }
   override children(): PanelNode[] {
-    return (this.slice()?.tasks ?? []).map((t) => this.c.nodes.node(unitNodeId(this.c.handle.project.gsdDir, `${this.mid}/${this.sid}/${t.id}`), () => new TaskNode(this.c, this.mid, this.sid, t.id), this));
+    return (this.slice()?.tasks ?? []).map((t) => this.panel.nodes.node(unitNodeId(this.panel.handle.project.gsdDir, `${this.milestoneId}/${this.sliceId}/${t.id}`), () => new TaskNode(this.panel, this.milestoneId, this.sliceId, t.id), this));
   }
 }

@@ -6,11 +6,11 @@ import { PanelNode, type PanelContext } from './panel-node';
 
 export class SuccessorHeaderNode extends PanelNode {
   readonly id: string;
-  constructor(private readonly c: PanelContext) {
+  constructor(private readonly panel: PanelContext) {
     super();
-    this.id = successorHeaderNodeId(c.handle.project.gsdDir);
+    this.id = successorHeaderNodeId(panel.handle.project.gsdDir);
   }
   treeItem(): vscode.TreeItem {
-    return successorHeaderItem(this.id, this.c.snapshot().state);
+    return successorHeaderItem(this.id, this.panel.snapshot().state);
   }
 }

@@ -18,26 +18,26 @@ import { humanDate } from '../dispatch/unit-age';
 export class TaskNode extends PanelNode {
   readonly id: string;
   constructor(
-    private readonly c: PanelContext,
-    readonly mid: string,
-    readonly sid: string,
-    readonly tid: string,
+    private readonly panel: PanelContext,
+    readonly milestoneId: string,
+    readonly sliceId: string,
+    readonly taskId: string,
   ) {
     super();
-    this.id = unitNodeId(c.handle.project.gsdDir, `${mid}/${sid}/${tid}`);
+    this.id = unitNodeId(panel.handle.project.gsdDir, `${milestoneId}/${sliceId}/${taskId}`);
   }
   task(): TaskEntry | null {
-    return findUnit(this.c.snapshot().state, this.mid, this.sid, this.tid).task;
+    return findUnit(this.panel.snapshot().state, this.milestoneId, this.sliceId, this.taskId).task;
   }
   treeItem(): vscode.TreeItem {
     const t = this.task();
     const review = taskState(t?.extensions[REVIEW_LOOP]);
     const hasChildren = !!t && (t.reviews.length > 0 || t.pendingActions.length > 0 || !!review.activeReview);
-    const item = new vscode.TreeItem(this.tid, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(this.taskId, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     if (!t) return item;
-    const snapshot = this.c.snapshot();
-    const unitId = `${this.mid}/${this.sid}/${this.tid}`;
+    const snapshot = this.panel.snapshot();
+    const unitId = `${this.milestoneId}/${this.sliceId}/${this.taskId}`;
     const flying = snapshot.inFlight;
     const inFlight = flying && !flying.completedAt ? { unitType: flying.unitType, unitId: flying.unitId, ago: dispatchedAgo(flying) } : null;
     // Each kind of active row its own icon: in flight, next, in review, then the task's status.
@@ -51,7 +51,7 @@ export class TaskNode extends PanelNode {
             ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.orange'))
             : statusIcon(t.status);
     const { state } = snapshot;
-    const inActiveSlice = state.activeMilestone?.id === this.mid && state.activeSlice?.id === this.sid;
+    const inActiveSlice = state.activeMilestone?.id === this.milestoneId && state.activeSlice?.id === this.sliceId;
     const shown = presentTask(t, review, snapshot.next, unitId, vscode.l10n.t, {
       inFlight,
       date: (iso) => humanDate(iso, vscode.env.language),
@@ -60,7 +60,7 @@ export class TaskNode extends PanelNode {
     item.label = shown.label;
     item.description = shown.description;
     item.tooltip = md(shown.tooltip);
-    item.contextValue = taskContext(t.status, t.reviews.length > 0, this.c.snapshot().state.readOnly);
+    item.contextValue = taskContext(t.status, t.reviews.length > 0, this.panel.snapshot().state.readOnly);
     const file = t.summaryFile ?? t.planFile;
     if (file) item.resourceUri = vscode.Uri.file(file);
     // A blocked task opens the file that blocks it, at the line its reader stopped.
@@ -71,15 +71,15 @@ export class TaskNode extends PanelNode {
   override children(): PanelNode[] {
     const t = this.task();
     if (!t) return [];
-    const out: PanelNode[] = t.reviews.map((r) => this.c.nodes.node(reviewCycleNodeId(this.id, r.cycle), () => new ReviewCycleNode(this, r.cycle), this));
+    const out: PanelNode[] = t.reviews.map((r) => this.panel.nodes.node(reviewCycleNodeId(this.id, r.cycle), () => new ReviewCycleNode(this, r.cycle), this));
     const review = taskState(t.extensions[REVIEW_LOOP]);
     if (review.activeReview && !t.reviews.some((r) => r.cycle === review.activeReview!.cycle)) {
-      out.push(this.c.nodes.node(activeReviewNodeId(this.id), () => new ActiveReviewNode(this), this));
+      out.push(this.panel.nodes.node(activeReviewNodeId(this.id), () => new ActiveReviewNode(this), this));
     }
-    const gsdDir = this.c.handle.project.gsdDir;
+    const gsdDir = this.panel.handle.project.gsdDir;
     t.pendingActions.forEach((a, i) => {
       const id = pendingActionNodeId(gsdDir, a, i, 'task');
-      out.push(this.c.nodes.node(id, () => new PendingActionNode(a, id, false), this).update(a));
+      out.push(this.panel.nodes.node(id, () => new PendingActionNode(a, id, false), this).update(a));
     });
     return out;
   }

@@ -10,7 +10,7 @@ import { runtimeDir } from '../../core/files/runtime-folder';
 import type { DispatchOutcome } from '../../core/dispatch/dispatch';
 import { openLocatedProject, type Project } from '../../core/project/open-project';
 import type { ProjectState } from '../../core/project/state-source';
-import type { ProjectKind } from '../../core/successor/project-kind';
+import type { ProjectKind } from '../../core/state/project-kind';
 import { locateProject, type GsdProject } from '../../core/state/locate-project';
 import { stateChanges, type StateChanges } from '../../core/state/state-changes';
 import { BUILTIN_HOOKS } from '../../builtin-hooks';

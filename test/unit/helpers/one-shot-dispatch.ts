@@ -2,7 +2,7 @@
 // decide (or record, or complete), done. The same engine as everywhere else, used once.
 import type { AfterDispatchOutcome, DispatchOutcome } from '../../../src/core/dispatch/dispatch';
 import type { GsdStore } from '../../../src/core/files/gsd-store';
-import type { BuiltinHook } from '../../../src/core/hooks/engine/hook-loader';
+import type { BuiltinHook } from '../../../src/core/hooks/loading/hook-loader';
 import type { DispatchDecision, HookLog } from '../../../src/core/hooks/engine/middleware-types';
 import { openProject } from '../../../src/core/project/open-project';
 

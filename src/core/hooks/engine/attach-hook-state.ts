@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { GSDState, PendingAction, TaskEntry } from '../../model/types';
 import type { ProjectFiles } from '../../state/project-files';
-import { extensionBlocks, sidecarName, unreadableSidecar } from './hook-sidecar';
+import { extensionBlocks, sidecarName, unreadableSidecar } from '../../parse/hook-sidecar';
 import type { UnreadableHookState } from '../../model/types';
 
 function blocksAt(files: ProjectFiles, dir: string, id: string, state: GSDState, unreadable?: (u: UnreadableHookState) => void): Record<string, unknown> | null {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parsePreferences, type HookPreference } from '../../parse/preferences';
 import { parseSettingsFile, SETTINGS_FILE } from './settings-file';
-import type { ProjectFiles } from '../../state/project-files';
+import { preferencesFile, type ProjectFiles } from '../../state/project-files';
 import type { Diagnostic } from '../../model/types';
 
 export interface EnabledHook {
@@ -19,11 +19,6 @@ export interface EnabledHook {
 export interface HookConfig {
   hooks: EnabledHook[];
   diagnostics: Diagnostic[];
-}
-
-export function preferencesFile(files: ProjectFiles, gsdDir: string): string | null {
-  const entry = files.dir(gsdDir)?.entries.find((e) => e.isFile && e.name.toUpperCase() === 'PREFERENCES.MD');
-  return entry ? path.join(gsdDir, entry.name) : null;
 }
 
 /** Our settings file when it exists (a cached folder listing, no extra read when it does not). */

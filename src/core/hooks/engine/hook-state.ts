@@ -8,11 +8,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertPlainData, FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatter-block';
 import type { GsdStore, PlannedWrite } from '../../files/gsd-store';
 import { UnreadableFileError } from '../../files/bounded-read';
-import type { ProjectFiles } from '../../state/project-files';
-import { extensionBlocks, mergedBlocks, newSidecarText, unreadableSidecar, UnreadableHookStateError } from './hook-sidecar';
+import { preferencesFile, type ProjectFiles } from '../../state/project-files';
+import { extensionBlocks, mergedBlocks, newSidecarText, unreadableSidecar, UnreadableHookStateError } from '../../parse/hook-sidecar';
 import { movedMarkerFile, planMove, stateFilesOfProject } from './legacy-hook-state';
 import { UnitFileError, unitStateFiles, type UnitStateFiles } from './unit-files';
-import { preferencesFile } from './hook-config';
 import { parsePreferences } from '../../parse/preferences';
 import { settingsFile, settingsText } from './settings-file';
 
@@ -209,63 +208,8 @@ export class HookStateTransaction {
         writes.push({ file: f.file, text: f.text, expected: f.expected });
       }
       let moved = 0;
-      for (const [file, edits] of byFile) {
-        const unit = edits[0].unit;
-        const current = this.store.readText(file);
-        let legacyText: string | null = null;
-        try {
-          legacyText = unit.legacy === null ? null : this.store.readText(unit.legacy);
-        } catch (error) {
-          // Read as missing, as when the hook read it: refused (a link out of .gsd) or not a file.
-          notes.push(`hook state in ${unit.legacy} not moved: ${(error as Error).message}`);
-        }
-        for (const e of edits) {
-          const now = blockIn(current, legacyText, e.hook);
-          if (!isDeepStrictEqual(now, e.seen)) {
-            throw new StateConflictError(`extensions.${e.hook} of ${e.unit.unitId} (${path.basename(file)}) was changed by someone else since this dispatch read it; not overwriting it`);
-          }
-        }
-        // The unit's old blocks move with this write, so a block the hook removes cannot come back from the PLAN.
-        const move = planMove(this.store, unit, current, legacyText);
-        if (move.skipped) notes.push(move.skipped);
-        if (move.legacy !== null && legacyText !== null) {
-          writes.push({ file: unit.legacy!, text: move.legacy, expected: legacyText });
-          moved++;
-        }
-        let next = move.sidecar ?? current;
-        if (next === null) {
-          // A new sidecar: written whole by gray-matter with every block it holds.
-          const blocks: Record<string, unknown> = {};
-          for (const e of edits) if (e.value !== undefined) blocks[e.hook] = e.value;
-          if (Object.keys(blocks).length > 0) writes.push({ file, text: newSidecarText(unit.level, unit.unitId, unit.ownFile, blocks), expected: null });
-          continue;
-        }
-        try {
-          for (const e of edits) next = setExtensionBlock(next, e.hook, e.value);
-        } catch (error) {
-          // Said with the file: a sidecar someone broke is refused, never overwritten.
-          if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${error.message} (${path.relative(path.dirname(this.gsdDir), file)})`);
-          throw error;
-        }
-        writes.push({ file, text: next, expected: current });
-      }
-      for (const unit of sweep) {
-        if (byFile.has(unit.sidecar) || unit.legacy === null) continue;
-        let legacyText: string | null;
-        let sidecarText: string | null;
-        try {
-          legacyText = this.store.readText(unit.legacy);
-          sidecarText = legacyText === null || !legacyText.includes('extensions') ? null : this.store.readText(unit.sidecar);
-        } catch (error) {
-          notes.push(`hook state in ${unit.legacy} not moved: ${(error as Error).message}`);
-          continue;
-        }
-        const move = planMove(this.store, unit, sidecarText, legacyText);
-        if (move.skipped) notes.push(move.skipped);
-        if (move.legacy === null || move.sidecar === null) continue;
-        writes.push({ file: unit.sidecar, text: move.sidecar, expected: sidecarText }, { file: unit.legacy, text: move.legacy, expected: legacyText });
-        moved++;
-      }
+      for (const [file, edits] of byFile) moved += this.planFileWrites(file, edits, notes, writes);
+      moved += this.planSweepWrites(sweep, byFile, notes, writes);
       if (sweep.length > 0) {
         const before = this.store.readText(marker);
         writes.push({ file: marker, text: `${JSON.stringify({ version: 1, sweptAt: new Date().toISOString() })}\n`, expected: before });
@@ -286,5 +230,76 @@ export class HookStateTransaction {
     });
     for (const file of result.files) this.files.invalidate(file);
     return { files: result.files, retries: 0, notes: [...moveNotes, ...result.notes] };
+  }
+
+  /**
+   * The writes of one file's staged edits, planned under the lock: each block re-checked against
+   * what the dispatch read, the unit's old PLAN/ROADMAP blocks moved with it. Returns 1 when a
+   * legacy block moved, else 0.
+   */
+  private planFileWrites(file: string, edits: readonly StagedEdit[], notes: string[], writes: PlannedWrite[]): number {
+    let moved = 0;
+    const unit = edits[0].unit;
+    const current = this.store.readText(file);
+    let legacyText: string | null = null;
+    try {
+      legacyText = unit.legacy === null ? null : this.store.readText(unit.legacy);
+    } catch (error) {
+      // Read as missing, as when the hook read it: refused (a link out of .gsd) or not a file.
+      notes.push(`hook state in ${unit.legacy} not moved: ${(error as Error).message}`);
+    }
+    for (const e of edits) {
+      const now = blockIn(current, legacyText, e.hook);
+      if (!isDeepStrictEqual(now, e.seen)) {
+        throw new StateConflictError(`extensions.${e.hook} of ${e.unit.unitId} (${path.basename(file)}) was changed by someone else since this dispatch read it; not overwriting it`);
+      }
+    }
+    // The unit's old blocks move with this write, so a block the hook removes cannot come back from the PLAN.
+    const move = planMove(this.store, unit, current, legacyText);
+    if (move.skipped) notes.push(move.skipped);
+    if (move.legacy !== null && legacyText !== null) {
+      writes.push({ file: unit.legacy!, text: move.legacy, expected: legacyText });
+      moved++;
+    }
+    let next = move.sidecar ?? current;
+    if (next === null) {
+      // A new sidecar: written whole by gray-matter with every block it holds.
+      const blocks: Record<string, unknown> = {};
+      for (const e of edits) if (e.value !== undefined) blocks[e.hook] = e.value;
+      if (Object.keys(blocks).length > 0) writes.push({ file, text: newSidecarText(unit.level, unit.unitId, unit.ownFile, blocks), expected: null });
+      return moved;
+    }
+    try {
+      for (const e of edits) next = setExtensionBlock(next, e.hook, e.value);
+    } catch (error) {
+      // Said with the file: a sidecar someone broke is refused, never overwritten.
+      if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${error.message} (${path.relative(path.dirname(this.gsdDir), file)})`);
+      throw error;
+    }
+    writes.push({ file, text: next, expected: current });
+    return moved;
+  }
+
+  /** The first commit's sweep: every other unit's hook state left in PLAN/ROADMAP frontmatter moves to its sidecar. */
+  private planSweepWrites(sweep: ReturnType<typeof stateFilesOfProject>, staged: ReadonlyMap<string, unknown>, notes: string[], writes: PlannedWrite[]): number {
+    let moved = 0;
+    for (const unit of sweep) {
+      if (staged.has(unit.sidecar) || unit.legacy === null) continue;
+      let legacyText: string | null;
+      let sidecarText: string | null;
+      try {
+        legacyText = this.store.readText(unit.legacy);
+        sidecarText = legacyText === null || !legacyText.includes('extensions') ? null : this.store.readText(unit.sidecar);
+      } catch (error) {
+        notes.push(`hook state in ${unit.legacy} not moved: ${(error as Error).message}`);
+        continue;
+      }
+      const move = planMove(this.store, unit, sidecarText, legacyText);
+      if (move.skipped) notes.push(move.skipped);
+      if (move.legacy === null || move.sidecar === null) continue;
+      writes.push({ file: unit.sidecar, text: move.sidecar, expected: sidecarText }, { file: unit.legacy, text: move.legacy, expected: legacyText });
+      moved++;
+    }
+    return moved;
   }
 }

@@ -20,7 +20,7 @@ import { FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatte
 import type { GsdStore } from '../../files/gsd-store';
 import { SLICE_FOLDER_ID, TASK_FILE_ID } from '../../files/gsd-layout';
 import { runtimeDir } from '../../files/runtime-folder';
-import { extensionBlocks, newSidecarText } from './hook-sidecar';
+import { extensionBlocks, newSidecarText } from '../../parse/hook-sidecar';
 import { unitStateFiles, type UnitStateFiles } from './unit-files';
 
 /** Written (in our runtime folder) by the commit that swept the whole project. */

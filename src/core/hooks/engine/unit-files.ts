@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { listMilestones } from '../../state/milestone-folders';
 import type { ProjectFiles } from '../../state/project-files';
-import { SIDECAR_SUFFIX, sidecarName, type UnitLevel } from './hook-sidecar';
+import { SIDECAR_SUFFIX, sidecarName, type UnitLevel } from '../../parse/hook-sidecar';
 
 export interface UnitRef {
   milestoneId: string;

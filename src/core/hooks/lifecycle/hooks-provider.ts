@@ -1,7 +1,7 @@
 // Lifecycle hooks (docs/architecture.md, "The hook contract"): one interface, every method optional, each
 // with its own input and output type (no single global decision type).
-import type { AGENT_EVENTS, HookEvent, ProviderMethod } from '../../agent-hooks/agent-events';
-import { classifyToolCall } from '../../agent-hooks/edit-tools';
+import type { AGENT_EVENTS, HookEvent, ProviderMethod } from './agent-events';
+import { classifyToolCall } from './edit-tools';
 import type { AfterDispatchOutcome, DispatchOutcome } from '../../dispatch/dispatch-outcome';
 import type { DispatchRecord } from '../../dispatch/dispatch-record';
 import type { GSDState } from '../../model/types';

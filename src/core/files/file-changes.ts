@@ -8,9 +8,9 @@
 // read (a FIFO or a huge settings file is reported, never waited on nor replaced).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { removeStaleTemps, replaceAtomically } from '../files/atomic-write';
-import { readBoundedText } from '../files/bounded-read';
-import { isWithin, realPathOf } from '../files/confine';
+import { removeStaleTemps, replaceAtomically } from './atomic-write';
+import { readBoundedText } from './bounded-read';
+import { isWithin, realPathOf } from './confine';
 
 /** One file an install or uninstall writes, changes or deletes. */
 export interface FileChange {

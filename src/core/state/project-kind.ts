@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { confineRegularFile } from '../files/confine';
 import type { Diagnostic, ProjectKind } from '../model/types';
-import { nodeSqliteAvailability, readDatabase } from './read-only-database';
+import { nodeSqliteAvailability, readDatabase } from '../sqlite/read-only-database';
 import { GSD_APPLICATION_ID, LAST_GSD2_SCHEMA, LATEST_KNOWN_SCHEMA, schemaTooNewMessage } from './schema-versions';
 import { readSqliteHeader } from '../sqlite/sqlite-header';
 import { isFileAt, isFolderAt } from '../files/path-kind';

@@ -14,10 +14,10 @@
 // another hook's block, a comment or the body a person edited stays as it was. Reads go through the
 // same frontmatter reader as every other file of a derive (frontmatter.ts, checked against
 // gray-matter by a property test): loading gray-matter on every `next` costs 10–15 ms.
-import { writeWithFrontmatter } from '../../parse/gray-matter-frontmatter';
-import { fmRecord, parseFrontmatter } from '../../parse/frontmatter';
+import { writeWithFrontmatter } from './gray-matter-frontmatter';
+import { fmRecord, parseFrontmatter } from './frontmatter';
 import * as path from 'node:path';
-import type { Diagnostic, UnreadableHookState } from '../../model/types';
+import type { Diagnostic, UnreadableHookState } from '../model/types';
 
 export type UnitLevel = 'milestone' | 'slice' | 'task';
 

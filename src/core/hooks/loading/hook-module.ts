@@ -5,11 +5,11 @@
 //   2. a named function `register`: `export function register(api, options) {…}`;
 //   3. a named object `provider`: lifecycle hooks (`onStop`, `onPreToolUse`, …), alone or beside 1 or 2.
 // Anything else is refused with a diagnostic that says what was found and what to export instead.
-import type { UnitStateOf } from './hook-state';
-import type { ProjectStateOf, RegisterOptions } from './hook-registry';
-import type { GSDMiddleware, HookLog } from './middleware-types';
+import type { UnitStateOf } from '../engine/hook-state';
+import type { ProjectStateOf, RegisterOptions } from '../engine/hook-registry';
+import type { GSDMiddleware, HookLog } from '../engine/middleware-types';
 import type { HooksProvider } from '../lifecycle/hooks-provider';
-import { PROVIDER_METHODS } from '../../agent-hooks/agent-events';
+import { PROVIDER_METHODS } from '../lifecycle/agent-events';
 
 /** What a hook module (built-in or user) gets to register itself with. */
 export interface HookApi {

@@ -2,10 +2,10 @@
 // GSD database shares (sqlite/read-only-snapshot.ts: read-only, `query_only`, one short read
 // transaction, bounded retries when busy, `immutable=1` when no GSD process has the database open).
 // This file gives the successor's readers their small query interface over it.
-import { loadNodeSqlite, type DatabaseSyncLike, type SqliteValue } from '../sqlite/node-sqlite';
-import { RefusedTableError, tableShape, type TableShape } from '../sqlite/plain-tables';
-import { readSnapshot } from '../sqlite/read-only-snapshot';
-import { readSqliteHeader } from '../sqlite/sqlite-header';
+import { loadNodeSqlite, type DatabaseSyncLike, type SqliteValue } from './node-sqlite';
+import { RefusedTableError, tableShape, type TableShape } from './plain-tables';
+import { readSnapshot } from './read-only-snapshot';
+import { readSqliteHeader } from './sqlite-header';
 
 export type Row = Record<string, unknown>;
 
