@@ -16,8 +16,7 @@ import { stateChanges, type StateChanges } from '../../core/state/state-changes'
 import { BUILTIN_HOOKS } from '../../builtin-hooks';
 import { runOptions } from '../dispatch/dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
-
-import { CONTEXT_KEYS } from '../contributions/contribution-ids';
+import { setContext } from '../contributions/context';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -145,8 +144,7 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     this.watchFolders();
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.projectFound, next.length > 0);
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, next.length > 0 && next.every((w) => w.kind === 'successor'));
+    this.updateContext();
     this.projectsChanged.fire();
   }
 
@@ -194,6 +192,16 @@ export class GsdWorkspace implements vscode.Disposable {
     return handle.engine.readOnly;
   }
 
+  /**
+   * The context keys the menus read, from the projects as they are now, in one place. A workspace
+   * without a project is not a read-only one (an empty `every` would say it is, as flush() once did).
+   */
+  private updateContext(): void {
+    const handles = this.list();
+    setContext('projectFound', handles.length > 0);
+    setContext('readOnlyProject', handles.length > 0 && handles.every((h) => this.isReadOnly(h)));
+  }
+
   private unwatch(w: Watched): void {
     w.watcher.dispose();
     w.unwatchHookLog();
@@ -232,7 +240,7 @@ export class GsdWorkspace implements vscode.Disposable {
     if (after.source.projectKind !== w.kind) {
       this.log.info(`${w.handle.project.root} is now a ${after.source.projectKind} project`);
       w.kind = after.source.projectKind;
-      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, this.watched.every((x) => x.kind === 'successor'));
+      this.updateContext();
     }
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });
