@@ -22,6 +22,7 @@ import { GsdStatusBar } from './vscode/dispatch/status-bar';
 import { sourceLabel } from './vscode/workspace/state-source-label';
 import { ReviewFindingsView } from './vscode/reviews/review-findings-view';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
+import { InstallUndo } from './vscode/agent-hooks/install-undo';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);
   const findings = new ReviewFindingsView(workspace, log);
+  const installUndo = new InstallUndo(context.workspaceState);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
     // Set only when it changed: each assignment re-lays out the view's header in the workbench.
@@ -91,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, inFlight, log),
     ...registerPanelCommands(log),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    registerInstallAgentHooksCommand(workspace, cliPath, log),
+    ...registerInstallAgentHooksCommand(workspace, cliPath, installUndo, log),
     ...registerInstallPreview(log),
     registerGuardedCommand(log, COMMANDS.refresh, () => workspace.refresh()),
     registerGuardedCommand(log, COMMANDS.showLog, () => log.show()),
@@ -104,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
-  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, installUndo, false) };
 }
 
 export function deactivate(): void {}
