@@ -23,6 +23,7 @@ import { sourceLabel } from './vscode/workspace/state-source-label';
 import { ReviewFindingsView } from './vscode/reviews/review-findings-view';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
 import { InstallUndo } from './vscode/agent-hooks/install-undo';
+import type { AgentHost } from './core/agent-hooks/agent-host';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -35,8 +36,8 @@ export interface GsdExtensionApi {
   completer: UnitCompleter;
   /** Review findings as comment threads and Problems entries. */
   findings: ReviewFindingsView;
-  /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation). */
-  installAgentHooks(handle: ProjectHandle): Promise<string[] | undefined>;
+  /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation); VS Code's agent unless `hosts` says. */
+  installAgentHooks(handle: ProjectHandle, hosts?: AgentHost[]): Promise<string[] | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
@@ -106,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
-  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, installUndo, false) };
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle, hosts) => installAgentHooks(handle, cliPath, installUndo, false, hosts) };
 }
 
 export function deactivate(): void {}

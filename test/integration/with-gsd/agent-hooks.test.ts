@@ -118,4 +118,74 @@ describe('agent hooks from VS Code', () => {
       if (!hadVscodeDir) fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
     }
   });
+
+  describe('GSD: Undo Agent Hooks Install', () => {
+    const UNDO = 'GSD: Undo Agent Hooks Install';
+    /** The repository's files as the user has them (our `.gsd` aside): path → text. */
+    const repoFiles = (): Map<string, string> => {
+      const out = new Map<string, string>();
+      for (const rel of fs.readdirSync(root, { recursive: true }).map(String)) {
+        if (rel === '.gsd' || rel.startsWith(`.gsd${path.sep}`)) continue;
+        const file = path.join(root, rel);
+        out.set(rel, fs.lstatSync(file).isDirectory() ? '<folder>' : fs.readFileSync(file, 'utf8'));
+      }
+      return out;
+    };
+    /** The palette filtered to the Undo command, read in the page (null without the runner's browser). */
+    const palette = async (shot: string) => {
+      let view: Awaited<ReturnType<typeof captureWorkbench>> = null;
+      // The workbench can take the focus back and close the palette before the shot: try again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await vscode.commands.executeCommand('workbench.action.quickOpen', `>${UNDO}`);
+        view = await captureWorkbench(shot, [UNDO, 'No matching commands'], 8_000);
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        if (!view || view.seen[UNDO] || view.seen['No matching commands']) break;
+      }
+      return view;
+    };
+    const settingsFile = () => path.join(root, '.claude', 'settings.json');
+    const usersSettings = `${JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, env: { MY_OWN: '1' } }, null, 2)}\n`;
+
+    beforeEach(async () => {
+      api = await freshSample();
+      // The user's own Claude Code settings, which the install merges into.
+      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+      fs.writeFileSync(settingsFile(), usersSettings);
+    });
+    afterEach(() => fs.rmSync(path.join(root, '.claude'), { recursive: true, force: true }));
+
+    it('after the toast has gone, is in the palette and puts every file back as it was, the merged settings byte for byte; then leaves the palette', async () => {
+      const before = repoFiles();
+      const written = await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      assert.ok(written && written.includes(path.join('.claude', 'settings.json')), `the install merged the user's settings: ${written}`);
+      assert.notEqual(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
+      // The toast with its Undo goes (into the bell, and cleared from there too).
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const shown = await palette('undo-install-palette');
+      checkSeen(shown, (v) => assert.equal(v.seen[UNDO], true, 'the palette lists GSD: Undo Agent Hooks Install after an install'));
+      const { messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall'));
+      assert.deepEqual(messages, ['GSD: agent hooks removed again.']);
+      assert.equal(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
+      // Every file and folder the install made is gone, and nothing else changed.
+      assert.deepEqual([...repoFiles()].sort(), [...before].sort());
+      const gone = await palette('undo-install-palette-after-undo');
+      checkSeen(gone, (v) => assert.equal(v.seen[UNDO], false, 'the palette still lists the Undo with nothing to undo'));
+    });
+
+    it('never overwrites a change the user made since the install: says which file, undoes nothing, and is not offered again', async () => {
+      await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      // The user goes on editing the merged settings after the install.
+      const edited = fs.readFileSync(settingsFile(), 'utf8').replace('"MY_OWN": "1"', '"MY_OWN": "2"');
+      fs.writeFileSync(settingsFile(), edited);
+      const after = repoFiles();
+      const { messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall'));
+      assert.deepEqual(messages, [`GSD: the agent hooks were not removed, so that your changes stay: ${path.join('.claude', 'settings.json')} was changed since the install; nothing was changed.`]);
+      // All or nothing: the user's edit, and every hook file with it, as they were.
+      assert.equal(fs.readFileSync(settingsFile(), 'utf8'), edited);
+      assert.deepEqual([...repoFiles()].sort(), [...after].sort());
+      const gone = await palette('undo-install-palette-after-refusal');
+      checkSeen(gone, (v) => assert.equal(v.seen[UNDO], false, 'the palette still offers an Undo that would be refused again'));
+    });
+  });
 });
