@@ -57,6 +57,14 @@ describe('package.json manifest against the code', () => {
     assert.deepEqual(contributed, Object.values(COMMANDS).sort());
   });
 
+  it('registers every command through registerGuardedCommand (its errors go to the log and one short notification)', () => {
+    // The legacy aliases only forward to a guarded command, which reports the error itself.
+    const bare = adapter
+      .filter((f) => !f.file.endsWith('guarded-command.ts') && !f.file.endsWith('legacy-command-aliases.ts'))
+      .flatMap(({ file, text }) => [...text.matchAll(/commands\.registerCommand\(\s*([^,)]+)/g)].map((m) => `${file}: ${m[1].trim()}`));
+    assert.deepEqual(bare, [], 'commands registered around the guard');
+  });
+
   it('menus and key bindings name contributed commands only', () => {
     const contributed = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
     for (const [menu, items] of Object.entries(pkg.contributes.menus as Record<string, { command: string }[]>)) {
