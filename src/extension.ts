@@ -23,6 +23,7 @@ import { sourceLabel } from './vscode/workspace/state-source-label';
 import { ReviewFindingsView } from './vscode/reviews/review-findings-view';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
 import { InstallUndo } from './vscode/agent-hooks/install-undo';
+import { onDidChangeSetting, setting } from './vscode/contributions/settings';
 import type { AgentHost } from './core/agent-hooks/agent-host';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
@@ -44,9 +45,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   markActivationStart();
   const log = vscode.window.createOutputChannel('GSD', { log: true });
   const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
-  const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
-  const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
-    const problems = new GsdProblems();
+  const workspace = new GsdWorkspace(log, () => setting('refreshDebounceMs'));
+  const problems = new GsdProblems();
   const inFlight = new UnitsInFlight(workspace);
   const panel = new ReviewPanelProvider(workspace, inFlight);
   const statusBar = new GsdStatusBar(workspace, inFlight);
@@ -85,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     reviewContent,
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviewContent),
     vscode.workspace.onDidGrantWorkspaceTrust(showState),
+    // The CodeLens says "Cycle N of max": a new default max shows at once.
+    onDidChangeSetting('review.maxCycles', () => codeLens.refresh()),
     workspace.onDidChangeProjects(showState),
     workspace.onDidChangeState((change) => {
       log.debug(`changed: ${change.paths.join(', ')}`);

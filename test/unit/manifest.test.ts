@@ -1,7 +1,7 @@
 // package.json against the code: what the manifest contributes is what the extension registers,
-// and every setting's default is the fallback the code uses when the setting is unset. The code side
-// is read from the source text (each registerCommand call, each configuration `get` with a fallback),
-// not from a list kept beside it.
+// and every contributed setting is read through one typed module that leaves its default to
+// package.json. The code side is read from the source text (each registerCommand call, the Settings
+// interface, each getConfiguration), not from a list kept beside it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,16 +36,6 @@ function registeredCommands(): string[] {
     }
   }
   return out;
-}
-
-/** A TypeScript literal as written in a fallback: a single-quoted string, a number or a boolean. */
-function literalValue(text: string): unknown {
-  const t = text.trim();
-  if (t.startsWith("'") && t.endsWith("'")) return t.slice(1, -1).replace(/\\'/g, "'").replace(/\\\\/g, '\\');
-  if (t === 'true' || t === 'false') return t === 'true';
-  const n = Number(t);
-  assert.ok(t !== '' && !Number.isNaN(n), `fallback ${t} is not a literal`);
-  return n;
 }
 
 describe('package.json manifest against the code', () => {
@@ -96,18 +86,22 @@ describe('package.json manifest against the code', () => {
     assert.equal(pkg.contributes.languageModelTools, undefined);
   });
 
-  it('gives every setting the default the code falls back to', () => {
-    const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
-    const fallbacks = new Map<string, unknown>();
-    for (const { file, text } of adapter) {
-      if (!text.includes(`getConfiguration('${NAMESPACE}')`)) continue;
-      for (const m of text.matchAll(/\.get(?:<[^>]*>)?\('([\w.]+)',\s*('(?:[^'\\]|\\.)*'|[\w.-]+)\)/g)) {
-        const key = `${NAMESPACE}.${m[1]}`;
-        assert.ok(key in properties, `${file} reads ${key}, which package.json does not contribute`);
-        fallbacks.set(key, literalValue(m[2]));
-      }
+  it('reads the settings package.json contributes through one typed module, and writes their defaults nowhere else', () => {
+    const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown; type: string; enum?: string[] }>;
+    const module = adapter.find((f) => f.file === path.join('src', 'vscode', 'contributions', 'settings.ts'))!;
+    // The keys of its Settings interface, with their types as written.
+    const body = /export interface Settings \{([^}]*)\}/.exec(module.text)![1];
+    const typed = new Map([...body.matchAll(/'([\w.]+)': (\w+);/g)].map((m) => [`${NAMESPACE}.${m[1]}`, m[2]]));
+    assert.deepEqual([...typed.keys()].sort(), Object.keys(properties).sort(), 'Settings names exactly the contributed settings');
+    for (const [key, type] of typed) {
+      const p = properties[key];
+      // An enum's type is its union's name; a plain one is the JSON schema's type.
+      if (!p.enum) assert.equal(type, p.type, key);
+      assert.notEqual(p.default, undefined, `${key} contributes no default, so VS Code would answer undefined`);
     }
-    assert.deepEqual([...fallbacks.keys()].sort(), Object.keys(properties).sort(), 'a contributed setting is never read with a fallback');
-    for (const [key, fallback] of fallbacks) assert.deepEqual(fallback, properties[key].default, key);
+    // VS Code answers the contributed default: a fallback in a get(…) would be a second copy of it.
+    assert.doesNotMatch(module.text, /\.get(?:<[^>]*>)?\([^)]*,/, 'settings.ts reads a setting with a fallback');
+    const elsewhere = adapter.filter((f) => f !== module && /getConfiguration\(/.test(f.text)).map((f) => f.file);
+    assert.deepEqual(elsewhere, [], 'settings read around the settings module');
   });
 });

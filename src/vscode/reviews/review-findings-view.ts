@@ -2,7 +2,8 @@
 // their quick fixes, and the thread actions, built over the workspace and updated on every state change.
 import * as vscode from 'vscode';
 import { FindingThreads } from './finding-threads';
-import { FindingProblems, type ProblemsScope } from './finding-problems';
+import { FindingProblems } from './finding-problems';
+import { onDidChangeSetting, setting } from '../contributions/settings';
 import { registerFindingCommands } from './finding-commands';
 import { taskInFlight } from '../../core/reviews/unit-in-flight';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
@@ -22,9 +23,7 @@ export class ReviewFindingsView implements vscode.Disposable {
       this.threads,
       this.problems,
       vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this.problems, FindingProblems.metadata),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('gsdReviewLoop.reviewFindings.problems')) this.showProblems();
-      }),
+      onDidChangeSetting('reviewFindings.problems', () => this.showProblems()),
       ...registerFindingCommands(workspace, this.threads, log),
     ];
   }
@@ -36,7 +35,7 @@ export class ReviewFindingsView implements vscode.Disposable {
   }
 
   private showProblems(): void {
-    const scope = vscode.workspace.getConfiguration('gsdReviewLoop').get<ProblemsScope>('reviewFindings.problems', 'unitInFlight');
+    const scope = setting('reviewFindings.problems');
     this.problems.update(
       this.threads.projects().map(({ handle, index }) => ({ inFlight: taskInFlight(this.workspace.state(handle), handle.engine.currentUnit()?.unitId ?? null), index })),
       scope,
