@@ -119,7 +119,9 @@ describe('agent hooks from VS Code', () => {
     }
   });
 
-  describe('GSD: Undo Agent Hooks Install', () => {
+  describe('GSD: Undo Agent Hooks Install', function () {
+    // Up to three looks at the palette, each waiting up to 10 s in the page for what it should show.
+    this.timeout(120_000);
     const UNDO = 'GSD: Undo Agent Hooks Install';
     /** The repository's files as the user has them (our `.gsd` aside): path → text. */
     const repoFiles = (): Map<string, string> => {
@@ -131,15 +133,20 @@ describe('agent hooks from VS Code', () => {
       }
       return out;
     };
-    /** The palette filtered to the Undo command, read in the page (null without the runner's browser). */
-    const palette = async (shot: string) => {
+    /**
+     * The palette filtered to the Undo command, read in the page (null without the runner's browser).
+     * `listed`: whether it should list it; the runner waits for each text it is asked about (up to
+     * 10 s), so the shot of an empty palette waits for its own words first.
+     */
+    const palette = async (shot: string, listed: boolean) => {
+      const expect = listed ? [UNDO] : ['No matching commands', UNDO];
       let view: Awaited<ReturnType<typeof captureWorkbench>> = null;
       // The workbench can take the focus back and close the palette before the shot: try again.
       for (let attempt = 0; attempt < 3; attempt++) {
         await vscode.commands.executeCommand('workbench.action.quickOpen', `>${UNDO}`);
-        view = await captureWorkbench(shot, [UNDO, 'No matching commands'], 8_000);
+        view = await captureWorkbench(shot, expect, 25_000);
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        if (!view || view.seen[UNDO] || view.seen['No matching commands']) break;
+        if (!view || view.seen[expect[0]]) break;
       }
       return view;
     };
@@ -161,15 +168,15 @@ describe('agent hooks from VS Code', () => {
       assert.notEqual(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
       // The toast with its Undo goes (into the bell, and cleared from there too).
       await vscode.commands.executeCommand('notifications.clearAll');
-      const shown = await palette('undo-install-palette');
+      const shown = await palette('undo-install-palette', true);
       checkSeen(shown, (v) => assert.equal(v.seen[UNDO], true, 'the palette lists GSD: Undo Agent Hooks Install after an install'));
       const { messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall'));
       assert.deepEqual(messages, ['GSD: agent hooks removed again.']);
       assert.equal(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
       // Every file and folder the install made is gone, and nothing else changed.
       assert.deepEqual([...repoFiles()].sort(), [...before].sort());
-      const gone = await palette('undo-install-palette-after-undo');
-      checkSeen(gone, (v) => assert.equal(v.seen[UNDO], false, 'the palette still lists the Undo with nothing to undo'));
+      const gone = await palette('undo-install-palette-after-undo', false);
+      checkSeen(gone, (v) => assert.deepEqual(v.seen, { 'No matching commands': true, [UNDO]: false }, 'the palette still lists the Undo with nothing to undo'));
     });
 
     it('never overwrites a change the user made since the install: says which file, undoes nothing, and is not offered again', async () => {
@@ -184,8 +191,8 @@ describe('agent hooks from VS Code', () => {
       // All or nothing: the user's edit, and every hook file with it, as they were.
       assert.equal(fs.readFileSync(settingsFile(), 'utf8'), edited);
       assert.deepEqual([...repoFiles()].sort(), [...after].sort());
-      const gone = await palette('undo-install-palette-after-refusal');
-      checkSeen(gone, (v) => assert.equal(v.seen[UNDO], false, 'the palette still offers an Undo that would be refused again'));
+      const gone = await palette('undo-install-palette-after-refusal', false);
+      checkSeen(gone, (v) => assert.deepEqual(v.seen, { 'No matching commands': true, [UNDO]: false }, 'the palette still offers an Undo that would be refused again'));
     });
   });
 });
