@@ -55,6 +55,11 @@ describe('package.json manifest against the code', () => {
     assert.deepEqual(bare, [], 'commands registered around the guard');
   });
 
+  it("sets context keys only through contributions/context.ts (each key's value typed there)", () => {
+    const around = adapter.filter((f) => !f.file.endsWith(path.join('contributions', 'context.ts')) && f.text.includes("'setContext'")).map((f) => f.file);
+    assert.deepEqual(around, [], 'setContext called around the typed module');
+  });
+
   it('menus and key bindings name contributed commands only', () => {
     const contributed = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
     for (const [menu, items] of Object.entries(pkg.contributes.menus as Record<string, { command: string }[]>)) {
@@ -88,7 +93,8 @@ describe('package.json manifest against the code', () => {
 
   it('reads the settings package.json contributes through one typed module, and writes their defaults nowhere else', () => {
     const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown; type: string; enum?: string[] }>;
-    const module = adapter.find((f) => f.file === path.join('src', 'vscode', 'contributions', 'settings.ts'))!;
+    const module = adapter.find((f) => f.file === path.join('src', 'vscode', 'contributions', 'settings.ts'));
+    assert.ok(module, 'no settings module (src/vscode/contributions/settings.ts)');
     // The keys of its Settings interface, with their types as written.
     const body = /export interface Settings \{([^}]*)\}/.exec(module.text)![1];
     const typed = new Map([...body.matchAll(/'([\w.]+)': (\w+);/g)].map((m) => [`${NAMESPACE}.${m[1]}`, m[2]]));
