@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { EXTENSION_ID, labelOf } from '../helpers/extension';
-import { captureWorkbench, checkSeen } from '../helpers/workbench';
+import { captureWorkbench, checkSeen, clickNotificationButton } from '../helpers/workbench';
+import { waitFor } from '../helpers/wait-for';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { skipBecause } from '../../shared/skip-because';
@@ -179,6 +180,26 @@ describe('agent hooks from VS Code', () => {
       assert.deepEqual([...repoFiles()].sort(), [...before].sort());
       const gone = await palette('undo-install-palette-after-undo', false);
       checkSeen(gone, (v) => assert.deepEqual(v.seen, { [INSTALL]: true, [UNDO]: false }, 'the palette still lists the Undo with nothing to undo'));
+    });
+
+    it("the install toast's Undo, clicked from the bell after the palette's Undo, says the install was undone already and changes nothing", async () => {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      await vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall');
+      const undone = repoFiles();
+      await vscode.commands.executeCommand('notifications.showList');
+      const clicked = await notificationsDuring(async (shown) => {
+        const view = await clickNotificationButton('undo-install-stale-toast', 'agent hooks installed for', 'Undo');
+        // The click runs the command in this host a moment later: it says what it did.
+        if (view) await waitFor('the clicked Undo to say what it did', () => shown.length > 0);
+        return view;
+      });
+      await vscode.commands.executeCommand('notifications.hideList');
+      // Without the runner's browser nothing was clicked: noted as not proven.
+      checkSeen(clicked.result, () => {
+        assert.deepEqual(clicked.messages, ['GSD: that install was already undone, or another came after it; nothing was changed.']);
+        assert.deepEqual([...repoFiles()].sort(), [...undone].sort());
+      });
     });
 
     it('never overwrites a change the user made since the install: says which file, undoes nothing, and is not offered again', async () => {
