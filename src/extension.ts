@@ -22,6 +22,9 @@ import { GsdStatusBar } from './vscode/dispatch/status-bar';
 import { sourceLabel } from './vscode/workspace/state-source-label';
 import { ReviewFindingsView } from './vscode/reviews/review-findings-view';
 import { COMMANDS, REVIEW_PANEL_VIEW, SHOW_VIEW_CONTAINER } from './vscode/contributions/contribution-ids';
+import { InstallUndo } from './vscode/agent-hooks/install-undo';
+import { onDidChangeSetting, setting } from './vscode/contributions/settings';
+import type { AgentHost } from './core/agent-hooks/agent-host';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface GsdExtensionApi {
@@ -34,17 +37,16 @@ export interface GsdExtensionApi {
   completer: UnitCompleter;
   /** Review findings as comment threads and Problems entries. */
   findings: ReviewFindingsView;
-  /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation). */
-  installAgentHooks(handle: ProjectHandle): Promise<string[] | undefined>;
+  /** GSD: Install Agent Hooks without the confirmation dialog (tests, automation); VS Code's agent unless `hosts` says. */
+  installAgentHooks(handle: ProjectHandle, hosts?: AgentHost[]): Promise<string[] | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   markActivationStart();
   const log = vscode.window.createOutputChannel('GSD', { log: true });
   const cliPath = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
-  const config = () => vscode.workspace.getConfiguration('gsdReviewLoop');
-  const workspace = new GsdWorkspace(log, () => config().get<number>('refreshDebounceMs', 200));
-    const problems = new GsdProblems();
+  const workspace = new GsdWorkspace(log, () => setting('refreshDebounceMs'));
+  const problems = new GsdProblems();
   const inFlight = new UnitsInFlight(workspace);
   const panel = new ReviewPanelProvider(workspace, inFlight);
   const statusBar = new GsdStatusBar(workspace, inFlight);
@@ -54,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);
   const findings = new ReviewFindingsView(workspace, log);
+  const installUndo = new InstallUndo(context.workspaceState);
   const showState = () => {
     for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
     // Set only when it changed: each assignment re-lays out the view's header in the workbench.
@@ -82,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     reviewContent,
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviewContent),
     vscode.workspace.onDidGrantWorkspaceTrust(showState),
+    // The CodeLens says "Cycle N of max": a new default max shows at once.
+    onDidChangeSetting('review.maxCycles', () => codeLens.refresh()),
     workspace.onDidChangeProjects(showState),
     workspace.onDidChangeState((change) => {
       log.debug(`changed: ${change.paths.join(', ')}`);
@@ -91,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
     ...registerDispatchCommands(workspace, completer, inFlight, log),
     ...registerPanelCommands(log),
     ...registerCodeLensCommands(workspace, panel, treeView, log),
-    registerInstallAgentHooksCommand(workspace, cliPath, log),
+    ...registerInstallAgentHooksCommand(workspace, cliPath, installUndo, log),
     ...registerInstallPreview(log),
     registerGuardedCommand(log, COMMANDS.refresh, () => workspace.refresh()),
     registerGuardedCommand(log, COMMANDS.showLog, () => log.show()),
@@ -104,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
-  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle) => installAgentHooks(handle, cliPath, false) };
+  return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle, hosts) => installAgentHooks(handle, cliPath, installUndo, false, hosts) };
 }
 
 export function deactivate(): void {}

@@ -1,7 +1,7 @@
 // package.json against the code: what the manifest contributes is what the extension registers,
-// and every setting's default is the fallback the code uses when the setting is unset. The code side
-// is read from the source text (each registerCommand call, each configuration `get` with a fallback),
-// not from a list kept beside it.
+// and every contributed setting is read through one typed module that leaves its default to
+// package.json. The code side is read from the source text (each registerCommand call, the Settings
+// interface, each getConfiguration), not from a list kept beside it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,16 +38,6 @@ function registeredCommands(): string[] {
   return out;
 }
 
-/** A TypeScript literal as written in a fallback: a single-quoted string, a number or a boolean. */
-function literalValue(text: string): unknown {
-  const t = text.trim();
-  if (t.startsWith("'") && t.endsWith("'")) return t.slice(1, -1).replace(/\\'/g, "'").replace(/\\\\/g, '\\');
-  if (t === 'true' || t === 'false') return t === 'true';
-  const n = Number(t);
-  assert.ok(t !== '' && !Number.isNaN(n), `fallback ${t} is not a literal`);
-  return n;
-}
-
 describe('package.json manifest against the code', () => {
   it('contributes exactly the commands the extension registers', () => {
     const contributed = (pkg.contributes.commands as { command: string }[]).map((c) => c.command).sort();
@@ -55,6 +45,19 @@ describe('package.json manifest against the code', () => {
     assert.deepEqual(registered, [...new Set(registered)].sort(), 'a command is registered twice');
     assert.deepEqual(contributed, registered);
     assert.deepEqual(contributed, Object.values(COMMANDS).sort());
+  });
+
+  it('registers every command through registerGuardedCommand (its errors go to the log and one short notification)', () => {
+    // The legacy aliases only forward to a guarded command, which reports the error itself.
+    const bare = adapter
+      .filter((f) => !f.file.endsWith('guarded-command.ts') && !f.file.endsWith('legacy-command-aliases.ts'))
+      .flatMap(({ file, text }) => [...text.matchAll(/commands\.registerCommand\(\s*([^,)]+)/g)].map((m) => `${file}: ${m[1].trim()}`));
+    assert.deepEqual(bare, [], 'commands registered around the guard');
+  });
+
+  it("sets context keys only through contributions/context.ts (each key's value typed there)", () => {
+    const around = adapter.filter((f) => !f.file.endsWith(path.join('contributions', 'context.ts')) && f.text.includes("'setContext'")).map((f) => f.file);
+    assert.deepEqual(around, [], 'setContext called around the typed module');
   });
 
   it('menus and key bindings name contributed commands only', () => {
@@ -88,18 +91,23 @@ describe('package.json manifest against the code', () => {
     assert.equal(pkg.contributes.languageModelTools, undefined);
   });
 
-  it('gives every setting the default the code falls back to', () => {
-    const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
-    const fallbacks = new Map<string, unknown>();
-    for (const { file, text } of adapter) {
-      if (!text.includes(`getConfiguration('${NAMESPACE}')`)) continue;
-      for (const m of text.matchAll(/\.get(?:<[^>]*>)?\('([\w.]+)',\s*('(?:[^'\\]|\\.)*'|[\w.-]+)\)/g)) {
-        const key = `${NAMESPACE}.${m[1]}`;
-        assert.ok(key in properties, `${file} reads ${key}, which package.json does not contribute`);
-        fallbacks.set(key, literalValue(m[2]));
-      }
+  it('reads the settings package.json contributes through one typed module, and writes their defaults nowhere else', () => {
+    const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown; type: string; enum?: string[] }>;
+    const module = adapter.find((f) => f.file === path.join('src', 'vscode', 'contributions', 'settings.ts'));
+    assert.ok(module, 'no settings module (src/vscode/contributions/settings.ts)');
+    // The keys of its Settings interface, with their types as written.
+    const body = /export interface Settings \{([^}]*)\}/.exec(module.text)![1];
+    const typed = new Map([...body.matchAll(/'([\w.]+)': (\w+);/g)].map((m) => [`${NAMESPACE}.${m[1]}`, m[2]]));
+    assert.deepEqual([...typed.keys()].sort(), Object.keys(properties).sort(), 'Settings names exactly the contributed settings');
+    for (const [key, type] of typed) {
+      const p = properties[key];
+      // An enum's type is its union's name; a plain one is the JSON schema's type.
+      if (!p.enum) assert.equal(type, p.type, key);
+      assert.notEqual(p.default, undefined, `${key} contributes no default, so VS Code would answer undefined`);
     }
-    assert.deepEqual([...fallbacks.keys()].sort(), Object.keys(properties).sort(), 'a contributed setting is never read with a fallback');
-    for (const [key, fallback] of fallbacks) assert.deepEqual(fallback, properties[key].default, key);
+    // VS Code answers the contributed default: a fallback in a get(…) would be a second copy of it.
+    assert.doesNotMatch(module.text, /\.get(?:<[^>]*>)?\([^)]*,/, 'settings.ts reads a setting with a fallback');
+    const elsewhere = adapter.filter((f) => f !== module && /getConfiguration\(/.test(f.text)).map((f) => f.file);
+    assert.deepEqual(elsewhere, [], 'settings read around the settings module');
   });
 });

@@ -172,6 +172,23 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
     assert.ok(after.some((w) => w.id === `gsd:${ledgerline.project.gsdDir}#pending`), "ledgerline's group stays");
   });
 
+  it('a unit taken out of the state leaves the panel: its nodes are dropped, and no refresh names them to VS Code', async () => {
+    const { ws, panel, told, ledgerline } = await setUp(['ledgerline']);
+    const gsdDir = ledgerline.project.gsdDir;
+    const t03 = `gsd:${gsdDir}/M002-k7q2xz/S02/T03`;
+    // The whole tree fetched, as VS Code does with everything open.
+    assert.ok(walk(panel).some((w) => w.id === t03));
+    // T03 is taken out of its slice plan.
+    ws.edit(ledgerline, 'milestones/M002-k7q2xz/slices/S02/S02-PLAN.md', (t) => t.replace(/- \[ \] \*\*T03[^\n]*\n(?: {2}-[^\n]*\n)*/, ''));
+    assert.ok(!ledgerline.engine.state().milestones.some((m) => m.slices.some((s) => s.tasks.some((t) => t.id === 'T03'))), 'the edit took T03 out of the state');
+    await settled(told);
+    const named = told.splice(0).flatMap((e) => (e === undefined ? [] : Array.isArray(e) ? e : [e])).map((n) => n.id);
+    assert.ok(named.length > 0, 'the change refreshes the slice');
+    assert.ok(!named.includes(t03), `a refresh names the removed task's node: ${named.join(', ')}`);
+    assert.ok(!walk(panel).some((w) => w.id === t03), 'the tree no longer shows T03');
+    assert.equal(panel.find(t03), undefined, "the removed task's node is still kept");
+  });
+
   it("two projects: each refresh VS Code gets holds one project's nodes, also for Refresh and a change in both at once", async () => {
     const { ws, panel, told, ledgerline, flightSim } = await setUp(['ledgerline', 'flight-sim']);
     const before = new Map(walk(panel).map((w) => [w.id, w.node]));

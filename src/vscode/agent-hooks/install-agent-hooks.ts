@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import type { AgentHost } from '../../core/agent-hooks/agent-host';
-import { applyFileChanges, readOrNull, revertFileChanges } from '../../core/files/file-changes';
+import { applyFileChanges, readOrNull } from '../../core/files/file-changes';
 import { GITHUB_HOOKS_FILE, planInstall, type FileChange } from '../../core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../core/agent-hooks/launcher';
 import { readGateConfig } from '../../core/successor-gate/gate-config';
@@ -21,6 +21,7 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { DECISION_LINE, installPreview, vscodeRunsCustomAgentHooks, vscodeRunsHooks } from './install-preview';
 import { pickProject } from '../dispatch/next-unit-command';
+import type { InstallUndo } from './install-undo';
 
 interface HostPick extends vscode.QuickPickItem {
   host: AgentHost;
@@ -115,7 +116,7 @@ export function registerInstallPreview(log: vscode.LogOutputChannel): vscode.Dis
  * the user confirms; returns the files written (relative), [] when all was up to date, undefined
  * when refused or cancelled.
  */
-export async function installAgentHooks(handle: ProjectHandle, cliPath: string, confirm = true, hosts?: AgentHost[]): Promise<string[] | undefined> {
+export async function installAgentHooks(handle: ProjectHandle, cliPath: string, undo: InstallUndo, confirm = true, hosts?: AgentHost[]): Promise<string[] | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(vscode.l10n.t('GSD: installing agent hooks makes the agent run a command; that is refused in an untrusted workspace.'));
     return undefined;
@@ -158,14 +159,13 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
       : !vscodeRunsCustomAgentHooks(vscode.version)
         ? ' ' + vscode.l10n.t("The reviewer's guard needs chat.useCustomAgentHooks on in this VS Code.")
         : '';
+  // Recorded before the toast: its Undo goes with it, GSD: Undo Agent Hooks Install stays (install-undo.ts).
+  const installed = await undo.remember('agent hooks', root, applied);
   const open = vscode.l10n.t('Open');
-  const undo = vscode.l10n.t('Undo');
-  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks installed for {0} ({1} files).', hostNames, files.length) + caveat, open, undo).then(async (choice) => {
-    if (choice === undo) {
-      const undone = revertFileChanges(applied);
-      // All or nothing (applyFileChanges): a file changed since leaves the hooks installed, whole.
-      if (undone.conflicts.length) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: the agent hooks were not removed: {0}', undone.conflicts.join('; ')));
-      else void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks removed again.'));
+  const undoLabel = vscode.l10n.t('Undo');
+  void vscode.window.showInformationMessage(vscode.l10n.t('GSD: agent hooks installed for {0} ({1} files).', hostNames, files.length) + caveat, open, undoLabel).then(async (choice) => {
+    if (choice === undoLabel) {
+      await undo.undo(installed);
     } else if (choice === open && applied[0]) {
       await vscode.window.showTextDocument(vscode.Uri.file(applied.find((c) => c.file.endsWith('.json'))?.file ?? applied[0].file));
     }
@@ -178,13 +178,16 @@ export async function installAgentHooks(handle: ProjectHandle, cliPath: string, 
  * and replace a hook file of ours in the old shape (an absolute path of one machine) by the new one.
  */
 /** The palette command: pick the project, then install; on a successor project, our review gate in GSD's preferences. */
-export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string, log: vscode.LogOutputChannel): vscode.Disposable {
-  return registerGuardedCommand(log, COMMANDS.installAgentHooks, async () => {
-    const handle = await pickProject(workspace);
-    if (!handle) return undefined;
-    // GSD's successor dispatches its own units; our loop runs there as its blocking post-unit gate.
-    return workspace.isReadOnly(handle) ? installGate(handle, cliPath) : installAgentHooks(handle, cliPath);
-  });
+export function registerInstallAgentHooksCommand(workspace: GsdWorkspace, cliPath: string, undo: InstallUndo, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  return [
+    registerGuardedCommand(log, COMMANDS.installAgentHooks, async () => {
+      const handle = await pickProject(workspace);
+      if (!handle) return undefined;
+      // GSD's successor dispatches its own units; our loop runs there as its blocking post-unit gate.
+      return workspace.isReadOnly(handle) ? installGate(handle, cliPath, undo) : installAgentHooks(handle, cliPath, undo);
+    }),
+    registerGuardedCommand(log, COMMANDS.undoAgentHooksInstall, () => undo.undo()),
+  ];
 }
 
 interface GateScopePick extends vscode.QuickPickItem {
@@ -196,7 +199,7 @@ interface GateScopePick extends vscode.QuickPickItem {
  * user's for every project), the reviewer's guard where GSD loads extensions, and the launcher the
  * gate's prompt runs; previewed in full, and Undo takes it back. Returns the files written.
  */
-export async function installGate(handle: ProjectHandle, cliPath: string, scope?: 'project' | 'user'): Promise<string[] | undefined> {
+export async function installGate(handle: ProjectHandle, cliPath: string, undo: InstallUndo, scope?: 'project' | 'user'): Promise<string[] | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(vscode.l10n.t('GSD: installing the review gate makes GSD run a command; that is refused in an untrusted workspace.'));
     return undefined;
@@ -237,11 +240,10 @@ export async function installGate(handle: ProjectHandle, cliPath: string, scope?
     return undefined;
   }
   writeBridgePointer(home, process.execPath, cliPath);
-  const undo = vscode.l10n.t('Undo');
-  void vscode.window.showInformationMessage(vscode.l10n.t("GSD: the review gate is installed ({0} files). GSD runs it in auto mode (/gsd auto) after each task.", applied.length), undo).then((choice) => {
-    if (choice !== undo) return;
-    const undone = revertFileChanges(applied, home);
-    void vscode.window.showInformationMessage(undone.conflicts.length ? vscode.l10n.t('GSD: review gate removed, except: {0}', undone.conflicts.join('; ')) : vscode.l10n.t('GSD: the review gate was removed again.'));
+  const installed = await undo.remember('review gate', root, applied, home);
+  const undoLabel = vscode.l10n.t('Undo');
+  void vscode.window.showInformationMessage(vscode.l10n.t("GSD: the review gate is installed ({0} files). GSD runs it in auto mode (/gsd auto) after each task.", applied.length), undoLabel).then((choice) => {
+    if (choice === undoLabel) void undo.undo(installed);
   });
   return applied.map((c) => (c.file.startsWith(root + path.sep) ? path.relative(root, c.file) : c.file));
 }

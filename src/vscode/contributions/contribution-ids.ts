@@ -20,6 +20,8 @@ export const COMMANDS = {
   showInPanel: `${NAMESPACE}.showInPanel`,
   compareReviewFile: `${NAMESPACE}.compareReviewFile`,
   installAgentHooks: `${NAMESPACE}.installAgentHooks`,
+  /** Takes back the last Install Agent Hooks of this workspace (the palette's lasting Undo). */
+  undoAgentHooksInstall: `${NAMESPACE}.undoAgentHooksInstall`,
   /** A successor project's view button: Next Unit, which hands over to GSD there. */
   handOffToGsd: `${NAMESPACE}.handOffToGsd`,
   /** A review finding's thread: tick or untick its checkbox, or carry it forward (docs/review-findings.md). */
@@ -44,6 +46,8 @@ export const CONTEXT_KEYS = {
   readOnlyProject: `${NAMESPACE}.readOnlyProject`,
   /** Some project of the workspace has a unit in flight: Complete / Cancel / Open Prompt apply. */
   unitInFlight: `${NAMESPACE}.unitInFlight`,
+  /** An install of agent hooks in this workspace can be undone: GSD: Undo Agent Hooks Install shows. */
+  installUndoable: `${NAMESPACE}.installUndoable`,
 } as const;
 
 /** The ids before the rename (0.1.0 previews): users' keybindings may still name them. */

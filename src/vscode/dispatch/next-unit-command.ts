@@ -7,12 +7,13 @@ import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import { NothingDispatchedError, type AfterDispatchOutcome, type DispatchOutcome } from '../../core/dispatch/dispatch';
 import type { DispatchDecision } from '../../core/hooks/engine/middleware-types';
 import { recordThenSend } from '../../core/dispatch/record-then-send';
-import { sendToTarget, TargetRefused, targetRefusal, type TargetName, type TargetResult } from './dispatch-targets';
+import { sendToTarget, TargetRefused, targetRefusal, type TargetResult } from './dispatch-targets';
 import { runOptions } from './dispatch-options';
 import { dirtyDocumentsUnder, UnsavedChangesError } from '../workspace/editor-aware-store';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
+import { setting } from '../contributions/settings';
 import { isWithin } from '../../core/files/confine';
 import { UnreadableHookStateError } from '../../core/parse/hook-sidecar';
 import type { UnreadableHookState } from '../../core/model/types';
@@ -82,8 +83,7 @@ function projectLine(workspace: GsdWorkspace, handle: ProjectHandle): string {
 }
 
 function settings() {
-  const c = vscode.workspace.getConfiguration('gsdReviewLoop');
-  return { target: c.get<TargetName>('dispatch.target', 'chat'), terminalCommand: c.get<string>('dispatch.terminalCommand', 'claude -p "$(cat {promptFile})"') };
+  return { target: setting('dispatch.target'), terminalCommand: setting('dispatch.terminalCommand') };
 }
 
 /**

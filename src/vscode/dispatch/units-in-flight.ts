@@ -6,7 +6,7 @@ import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { Owner } from '../lifecycle/owner';
 import { msUntilAgeChanges, timeAgo } from './unit-age';
-import { CONTEXT_KEYS } from '../contributions/contribution-ids';
+import { setContext } from '../contributions/context';
 
 export interface InFlightChange {
   handle: ProjectHandle;
@@ -68,7 +68,7 @@ export class UnitsInFlight extends Owner {
     this.known.set(key, after);
     const same = before?.dispatchedAt === after?.dispatchedAt && before?.unitId === after?.unitId;
     if (!same) {
-      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.unitInFlight, [...this.known.values()].some((r) => r));
+      setContext('unitInFlight', [...this.known.values()].some((r) => r));
       this.changed.fire({ handle, before, after });
       this.scheduleTick();
     }

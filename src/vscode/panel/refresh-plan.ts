@@ -1,5 +1,6 @@
 // Which of the panel's nodes a state change touches. Plain (no `vscode` import): the provider fires
 // what this says, and the unit tests hold it against real state changes.
+import type { GSDState } from '../../core/model/types';
 import type { StateChanges } from '../../core/state/state-changes';
 import { pendingGroupNodeId, projectNodeId, unitNodeId } from './node-ids';
 
@@ -45,4 +46,34 @@ export function byProject(ids: Iterable<string>, gsdDirs: readonly string[]): Ar
     groups[i < 0 ? roots.length : i].ids.push(id);
   }
   return groups.filter((g) => g.ids.length > 0);
+}
+
+/** Every unit path of the state: `M001`, `M001/S01`, `M001/S01/T01`. */
+function unitPaths(state: Pick<GSDState, 'milestones'>): Set<string> {
+  const out = new Set<string>();
+  for (const m of state.milestones) {
+    out.add(m.id);
+    for (const s of m.slices) {
+      out.add(`${m.id}/${s.id}`);
+      for (const t of s.tasks) out.add(`${m.id}/${s.id}/${t.id}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The cached node ids of this project that belong to a unit the state no longer has (a task taken
+ * out of its plan, a milestone removed): the unit's own node and those under it (its review cycles,
+ * its pending actions). Nodes of the project itself (`#pending`, `#hooks`) are not units' nodes.
+ */
+export function nodesOfRemovedUnits(gsdDir: string, state: Pick<GSDState, 'milestones'>, cachedIds: Iterable<string>): string[] {
+  const prefix = `${projectNodeId(gsdDir)}/`;
+  const units = unitPaths(state);
+  const out: string[] = [];
+  for (const id of cachedIds) {
+    if (!id.startsWith(prefix)) continue;
+    const unit = id.slice(prefix.length).split('#')[0];
+    if (!units.has(unit)) out.push(id);
+  }
+  return out;
 }

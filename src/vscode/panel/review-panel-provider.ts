@@ -8,7 +8,7 @@ import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
 import { ProjectNode, projectChildren } from './project-node';
 import { ProjectSnapshots } from './project-snapshot';
-import { byProject, nextMarkIds, refreshPlan } from './refresh-plan';
+import { byProject, nextMarkIds, nodesOfRemovedUnits, refreshPlan } from './refresh-plan';
 import { Owner } from '../lifecycle/owner';
 import type { InFlightChange, UnitsInFlight } from '../dispatch/units-in-flight';
 
@@ -208,6 +208,9 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
   private refreshUnits({ handle, changes }: ProjectChange): void {
     this.snapshots.retake(handle);
     const gsdDir = handle.project.gsdDir;
+    // A unit gone from the state takes its nodes with it: kept, they would pile up for the life of
+    // the view and be named in refreshes of elements VS Code no longer has.
+    for (const id of nodesOfRemovedUnits(gsdDir, this.snapshots.of(handle).state, this.cache.keys())) this.cache.delete(id);
     const hasPending = this.snapshots.of(handle).state.pendingActions.length > 0;
     const plan = refreshPlan(gsdDir, changes, this.pendingGroups.get(gsdDir) !== hasPending, this.cache.keys());
     if (plan.full) {

@@ -7,6 +7,7 @@ import { UnsavedChangesError } from '../workspace/editor-aware-store';
 import { carryFindingForward } from '../../core/reviews/carry-finding';
 import { IssueMovedError, withIssueChecked } from '../../core/reviews/issue-checkbox';
 import { COMMANDS } from '../contributions/contribution-ids';
+import { registerGuardedCommand } from '../lifecycle/guarded-command';
 import type { GsdWorkspace } from '../workspace/gsd-workspace';
 import type { FindingThread, FindingThreads } from './finding-threads';
 
@@ -60,9 +61,9 @@ export function registerFindingCommands(workspace: GsdWorkspace, threads: Findin
   };
 
   return [
-    vscode.commands.registerCommand(COMMANDS.markFindingResolved, (thread?: vscode.CommentThread) => setChecked(thread, true)),
-    vscode.commands.registerCommand(COMMANDS.reopenFinding, (thread?: vscode.CommentThread) => setChecked(thread, false)),
-    vscode.commands.registerCommand(COMMANDS.addFindingToPendingActions, (thread?: vscode.CommentThread): Outcome => {
+    registerGuardedCommand(log, COMMANDS.markFindingResolved, (thread?: vscode.CommentThread) => setChecked(thread, true)),
+    registerGuardedCommand(log, COMMANDS.reopenFinding, (thread?: vscode.CommentThread) => setChecked(thread, false)),
+    registerGuardedCommand(log, COMMANDS.addFindingToPendingActions, (thread?: vscode.CommentThread): Outcome => {
       const found = target(thread);
       if (!found) return 'refused';
       const { finding, handle } = found;

@@ -9,6 +9,7 @@ import { markdownText } from '../panel/project-text';
 import { lineAfterEdits, lineEditBetween, type LineEdit } from '../../core/reviews/line-tracking';
 import { reviewFindings, unplacedNote, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
+import { Owner } from '../lifecycle/owner';
 
 export const FINDINGS_CONTROLLER = 'gsdReviewLoop.findings';
 
@@ -44,8 +45,8 @@ function mtime(file: string): number | null {
   }
 }
 
-export class FindingThreads implements vscode.Disposable {
-  private readonly controller = vscode.comments.createCommentController(FINDINGS_CONTROLLER, 'GSD review');
+export class FindingThreads extends Owner implements vscode.Disposable {
+  private readonly controller = this.own(vscode.comments.createCommentController(FINDINGS_CONTROLLER, 'GSD review'));
   private indexes = new Map<ProjectHandle, FindingIndex>();
   /** Painted threads by document path, then finding key. */
   private readonly painted = new Map<string, Map<string, Painted>>();
@@ -54,15 +55,13 @@ export class FindingThreads implements vscode.Disposable {
   private readonly texts = new Map<string, string[]>();
   /** The thread saying how many findings a document does not show (MAX_THREADS_PER_DOCUMENT), by document path. */
   private readonly overflow = new Map<string, vscode.CommentThread>();
-  private readonly subscriptions: vscode.Disposable[] = [this.controller];
 
   constructor(private readonly workspace: GsdWorkspace) {
-    this.subscriptions.push(
-      vscode.window.onDidChangeVisibleTextEditors(() => this.paintVisible()),
-      vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.fsPath)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.repaintAll()),
-    );
+    super();
+    this.own(vscode.window.onDidChangeVisibleTextEditors(() => this.paintVisible()));
+    this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)));
+    this.own(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.fsPath)));
+    this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => this.repaintAll()));
   }
 
   /** Rebuilds every project's index from its state and repaints the visible editors. */
@@ -102,6 +101,8 @@ export class FindingThreads implements vscode.Disposable {
   }
 
   paintVisible(): void {
+    // A state change announced while the extension ends must not paint on the disposed controller.
+    if (this.disposed) return;
     const shown = new Set<string>();
     for (const editor of vscode.window.visibleTextEditors) {
       const doc = editor.document;
@@ -282,11 +283,12 @@ export class FindingThreads implements vscode.Disposable {
     this.painted.delete(file);
   }
 
-  dispose(): void {
+  override dispose(): void {
+    // The threads come and go with the findings, so they are not owned; they go before their controller.
     for (const byKey of this.painted.values()) for (const p of byKey.values()) p.thread.dispose();
     this.painted.clear();
     for (const t of this.overflow.values()) t.dispose();
     this.overflow.clear();
-    for (const s of this.subscriptions) s.dispose();
+    super.dispose();
   }
 }

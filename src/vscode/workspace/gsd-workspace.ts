@@ -16,8 +16,8 @@ import { stateChanges, type StateChanges } from '../../core/state/state-changes'
 import { BUILTIN_HOOKS } from '../../builtin-hooks';
 import { runOptions } from '../dispatch/dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
-
-import { CONTEXT_KEYS } from '../contributions/contribution-ids';
+import { Owner } from '../lifecycle/owner';
+import { setContext } from '../contributions/context';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -72,7 +72,8 @@ interface Watched {
   handle: ProjectHandle;
   watcher: vscode.FileSystemWatcher;
   pending: Set<string>;
-  timer: NodeJS.Timeout | undefined;
+  /** Cancels the debounced flush, when one is due (an Owner timer: none runs after dispose). */
+  cancelFlush: (() => void) | undefined;
   /** The state last announced (onDidChangeState): what the next flush compares with. */
   last: ProjectState | null;
   /** Stops polling the agent-hook log. */
@@ -86,12 +87,12 @@ interface Watched {
   kind: ProjectKind;
 }
 
-export class GsdWorkspace implements vscode.Disposable {
+export class GsdWorkspace extends Owner implements vscode.Disposable {
   private watched: Watched[] = [];
-  private readonly projectsChanged = new vscode.EventEmitter<void>();
-  private readonly stateChanged = new vscode.EventEmitter<ProjectChange>();
-  private readonly hookLogged = new vscode.EventEmitter<ProjectHandle>();
-  private readonly nextUnitChanged = new vscode.EventEmitter<NextUnitChange>();
+  private readonly projectsChanged = this.own(new vscode.EventEmitter<void>());
+  private readonly stateChanged = this.own(new vscode.EventEmitter<ProjectChange>());
+  private readonly hookLogged = this.own(new vscode.EventEmitter<ProjectHandle>());
+  private readonly nextUnitChanged = this.own(new vscode.EventEmitter<NextUnitChange>());
   /** The unit GSD: Next Unit would dispatch was worked out again (after a change). */
   readonly onDidChangeNextUnit = this.nextUnitChanged.event;
   /** An agent hook ran in a project (its log in our runtime folder grew). */
@@ -100,14 +101,14 @@ export class GsdWorkspace implements vscode.Disposable {
   readonly onDidChangeProjects = this.projectsChanged.event;
   /** A project's derived state changed, with which units. */
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly subscriptions: vscode.Disposable[] = [this.projectsChanged, this.stateChanged, this.hookLogged, this.nextUnitChanged];
   private folderWatchers: vscode.FileSystemWatcher[] = [];
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly debounceMs: () => number,
   ) {
-    this.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.discover()));
+    super();
+    this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.discover()));
     this.discover();
   }
 
@@ -145,8 +146,7 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     this.watchFolders();
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.projectFound, next.length > 0);
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, next.length > 0 && next.every((w) => w.kind === 'successor'));
+    this.updateContext();
     this.projectsChanged.fire();
   }
 
@@ -171,7 +171,7 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle) };
+    const w: Watched = { handle, watcher, pending: new Set(), cancelFlush: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle) };
     if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
@@ -194,10 +194,20 @@ export class GsdWorkspace implements vscode.Disposable {
     return handle.engine.readOnly;
   }
 
+  /**
+   * The context keys the menus read, from the projects as they are now, in one place. A workspace
+   * without a project is not a read-only one (an empty `every` would say it is, as flush() once did).
+   */
+  private updateContext(): void {
+    const handles = this.list();
+    setContext('projectFound', handles.length > 0);
+    setContext('readOnlyProject', handles.length > 0 && handles.every((h) => this.isReadOnly(h)));
+  }
+
   private unwatch(w: Watched): void {
     w.watcher.dispose();
     w.unwatchHookLog();
-    if (w.timer) clearTimeout(w.timer);
+    w.cancelFlush?.();
   }
 
   private queue(w: Watched, fsPath: string): void {
@@ -210,13 +220,14 @@ export class GsdWorkspace implements vscode.Disposable {
     // this watcher (`**/*` under `.gsd`) reports like any file.
     if (fsPath === path.join(w.handle.project.gsdDir, 'gsd.db-shm')) return;
     w.pending.add(fsPath);
-    if (w.timer) clearTimeout(w.timer);
-    w.timer = setTimeout(() => this.flush(w), this.debounceMs());
+    w.cancelFlush?.();
+    w.cancelFlush = this.after(this.debounceMs(), () => this.flush(w));
   }
 
   /** Applies queued paths to the index and announces what changed. Also used by tests and commands. */
   flush(w: Watched): void {
-    w.timer = undefined;
+    w.cancelFlush?.();
+    w.cancelFlush = undefined;
     const paths = [...w.pending];
     w.pending.clear();
     w.handle.engine.changed(paths);
@@ -232,7 +243,7 @@ export class GsdWorkspace implements vscode.Disposable {
     if (after.source.projectKind !== w.kind) {
       this.log.info(`${w.handle.project.root} is now a ${after.source.projectKind} project`);
       w.kind = after.source.projectKind;
-      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.readOnlyProject, this.watched.every((x) => x.kind === 'successor'));
+      this.updateContext();
     }
     if (changes.project || changes.structure || changes.milestones.size || changes.slices.size) {
       this.stateChanged.fire({ handle: w.handle, changes, paths });
@@ -344,10 +355,11 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const w of this.watched) if (w.pending.size) this.flush(w);
   }
 
-  dispose(): void {
+  override dispose(): void {
+    // The watchers change with the projects, so they are not owned: they end here, with the rest.
     for (const w of this.watched) this.unwatch(w);
     for (const w of this.folderWatchers) w.dispose();
-    for (const d of this.subscriptions) d.dispose();
+    super.dispose();
   }
 }
 

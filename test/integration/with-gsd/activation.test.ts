@@ -25,10 +25,10 @@ describe('in a workspace with .gsd', () => {
   it('registers in the host every command it contributes, and nothing under gsd.* but the hidden aliases', async () => {
     const commands = await vscode.commands.getCommands(true);
     const contributed: string[] = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
-    assert.equal(contributed.length, 18);
+    assert.equal(contributed.length, 19);
     for (const id of contributed) assert.ok(commands.includes(id), `${id} is not registered in the host`);
     // No other extension here owns the old ids, so each command 0.1.0 had (all but the successor
-    // hand-off, the in-flight, install-preview and review-finding commands, added since) has its alias, and nothing else of ours is called gsd.*.
+    // hand-off, the in-flight, install-preview, review-finding and undo-install commands, added since) has its alias, and nothing else of ours is called gsd.*.
     const legacy = commands.filter((id) => id.startsWith('gsd.')).sort();
     const since = [
       'gsdReviewLoop.handOffToGsd',
@@ -38,6 +38,7 @@ describe('in a workspace with .gsd', () => {
       'gsdReviewLoop.markFindingResolved',
       'gsdReviewLoop.reopenFinding',
       'gsdReviewLoop.addFindingToPendingActions',
+      'gsdReviewLoop.undoAgentHooksInstall',
     ];
     const old = contributed.filter((id) => !since.includes(id));
     assert.deepEqual(legacy, old.map((id) => id.replace(/^gsdReviewLoop\./, 'gsd.')).sort());

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { GsdExtensionApi } from '../../../src/extension';
 import { emptySqliteDatabase } from '../../unit/helpers/empty-sqlite';
 import { EXTENSION_ID, labelOf } from '../helpers/extension';
-import { captureWorkbench, checkSeen } from '../helpers/workbench';
+import { captureWorkbench, checkSeen, clickNotificationButton } from '../helpers/workbench';
+import { waitFor } from '../helpers/wait-for';
 import { notificationsDuring } from '../helpers/notifications';
 import { freshSample } from '../helpers/sample';
 import { skipBecause } from '../../shared/skip-because';
@@ -117,5 +118,104 @@ describe('agent hooks from VS Code', () => {
       for (const f of [db, claudeMcp, vscodeMcp]) fs.rmSync(f, { force: true });
       if (!hadVscodeDir) fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
     }
+  });
+
+  describe('GSD: Undo Agent Hooks Install', function () {
+    // Up to three looks at the palette, each waiting up to 10 s in the page for what it should show.
+    this.timeout(120_000);
+    const UNDO = 'GSD: Undo Agent Hooks Install';
+    const INSTALL = 'GSD: Install Agent Hooks';
+    /** The repository's files as the user has them (our `.gsd` aside): path → text. */
+    const repoFiles = (): Map<string, string> => {
+      const out = new Map<string, string>();
+      for (const rel of fs.readdirSync(root, { recursive: true }).map(String)) {
+        if (rel === '.gsd' || rel.startsWith(`.gsd${path.sep}`)) continue;
+        const file = path.join(root, rel);
+        out.set(rel, fs.lstatSync(file).isDirectory() ? '<folder>' : fs.readFileSync(file, 'utf8'));
+      }
+      return out;
+    };
+    /**
+     * The palette filtered to the Undo command, read in the page (null without the runner's browser).
+     * `listed`: whether it should list it. Without it the palette still shows Install Agent Hooks
+     * (among "similar commands"): that row proves the palette was open when the Undo was not there.
+     * The runner waits up to 10 s for each text asked about, the one that should show first.
+     */
+    const palette = async (shot: string, listed: boolean) => {
+      const expect = listed ? [UNDO] : [INSTALL, UNDO];
+      let view: Awaited<ReturnType<typeof captureWorkbench>> = null;
+      // The workbench can take the focus back and close the palette before the shot: try again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await vscode.commands.executeCommand('workbench.action.quickOpen', `>${UNDO}`);
+        view = await captureWorkbench(shot, expect, 25_000);
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        if (!view || view.seen[expect[0]]) break;
+      }
+      return view;
+    };
+    const settingsFile = () => path.join(root, '.claude', 'settings.json');
+    const usersSettings = `${JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, env: { MY_OWN: '1' } }, null, 2)}\n`;
+
+    beforeEach(async () => {
+      api = await freshSample();
+      // The user's own Claude Code settings, which the install merges into.
+      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+      fs.writeFileSync(settingsFile(), usersSettings);
+    });
+    afterEach(() => fs.rmSync(path.join(root, '.claude'), { recursive: true, force: true }));
+
+    it('after the toast has gone, is in the palette and puts every file back as it was, the merged settings byte for byte; then leaves the palette', async () => {
+      const before = repoFiles();
+      const written = await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      assert.ok(written && written.includes(path.join('.claude', 'settings.json')), `the install merged the user's settings: ${written}`);
+      assert.notEqual(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
+      // The toast with its Undo goes (into the bell, and cleared from there too).
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const shown = await palette('undo-install-palette', true);
+      checkSeen(shown, (v) => assert.equal(v.seen[UNDO], true, 'the palette lists GSD: Undo Agent Hooks Install after an install'));
+      const { messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall'));
+      assert.deepEqual(messages, ['GSD: agent hooks removed again.']);
+      assert.equal(fs.readFileSync(settingsFile(), 'utf8'), usersSettings);
+      // Every file and folder the install made is gone, and nothing else changed.
+      assert.deepEqual([...repoFiles()].sort(), [...before].sort());
+      const gone = await palette('undo-install-palette-after-undo', false);
+      checkSeen(gone, (v) => assert.deepEqual(v.seen, { [INSTALL]: true, [UNDO]: false }, 'the palette still lists the Undo with nothing to undo'));
+    });
+
+    it("the install toast's Undo, clicked from the bell after the palette's Undo, says the install was undone already and changes nothing", async () => {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      await vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall');
+      const undone = repoFiles();
+      await vscode.commands.executeCommand('notifications.showList');
+      const clicked = await notificationsDuring(async (shown) => {
+        const view = await clickNotificationButton('undo-install-stale-toast', 'agent hooks installed for', 'Undo');
+        // The click runs the command in this host a moment later: it says what it did.
+        if (view) await waitFor('the clicked Undo to say what it did', () => shown.length > 0);
+        return view;
+      });
+      await vscode.commands.executeCommand('notifications.hideList');
+      // Without the runner's browser nothing was clicked: noted as not proven.
+      checkSeen(clicked.result, () => {
+        assert.deepEqual(clicked.messages, ['GSD: that install was already undone, or another came after it; nothing was changed.']);
+        assert.deepEqual([...repoFiles()].sort(), [...undone].sort());
+      });
+    });
+
+    it('never overwrites a change the user made since the install: says which file, undoes nothing, and is not offered again', async () => {
+      await api.installAgentHooks(api.workspace.list()[0], ['vscode', 'claude']);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      // The user goes on editing the merged settings after the install.
+      const edited = fs.readFileSync(settingsFile(), 'utf8').replace('"MY_OWN": "1"', '"MY_OWN": "2"');
+      fs.writeFileSync(settingsFile(), edited);
+      const after = repoFiles();
+      const { messages } = await notificationsDuring(() => vscode.commands.executeCommand('gsdReviewLoop.undoAgentHooksInstall'));
+      assert.deepEqual(messages, [`GSD: the agent hooks were not removed, so that your changes stay: ${path.join('.claude', 'settings.json')} was changed since the install; nothing was changed.`]);
+      // All or nothing: the user's edit, and every hook file with it, as they were.
+      assert.equal(fs.readFileSync(settingsFile(), 'utf8'), edited);
+      assert.deepEqual([...repoFiles()].sort(), [...after].sort());
+      const gone = await palette('undo-install-palette-after-refusal', false);
+      checkSeen(gone, (v) => assert.deepEqual(v.seen, { [INSTALL]: true, [UNDO]: false }, 'the palette still offers an Undo that would be refused again'));
+    });
   });
 });
