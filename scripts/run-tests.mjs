@@ -9,18 +9,21 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { countOnce, notProvenLines } from './test-outcomes.mjs';
 
+// The last field names where a step's outcomes go: a file (the unit runs, counted once together) or,
+// for steps of several runs, a folder; `label` names the run in what was not proven.
 const steps = [
   ['type-check', 'npx', ['tsc', '-p', '.', '--noEmit']],
   ['lint (ESLint with typescript-eslint, import boundaries, no import cycles)', 'npm', ['run', '-s', 'lint']],
-  ['unit tests', 'npx', ['mocha', '--reporter', 'test/mocha-outcomes-reporter.cjs'], 'unit-node20.json'],
-  ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs'], 'unit-node24.json'],
+  ['unit tests', 'npx', ['mocha', '--reporter', 'test/mocha-outcomes-reporter.cjs'], { file: 'unit-node20.json', label: 'unit' }],
+  ['unit tests of the database readers under Node 24 (node:sqlite)', 'node', ['scripts/node-sqlite-tests.mjs'], { file: 'unit-node24.json', label: 'unit' }],
   ['build', 'node', ['esbuild.mjs']],
-  ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs']],
+  ['integration tests (VS Code extension host)', 'node', ['scripts/vscode-host/run-integration.mjs'], { dir: 'integration' }],
   ['package: the .vsix installed by VS Code 1.100.3 and the latest', 'node', ['scripts/packaging/check-vsix.mjs']],
-  ['end-to-end tests with the real agent hosts (Claude Code, Copilot CLI)', 'npx', ['mocha', '--config', 'test/e2e/mocharc.json']],
+  ['end-to-end tests with the real agent hosts (Claude Code, Copilot CLI)', 'npx', ['mocha', '--config', 'test/e2e/mocharc.json'], { dir: 'e2e-hosts', label: 'e2e (Claude Code, Copilot CLI)' }],
   // The latest code-server only: agent hooks need a recent VS Code (docs/vscode-agent-live.md).
-  ["end-to-end tests with VS Code's Local agent in the real workbench (latest code-server)", 'npx', ['mocha', '--config', 'test/e2e/vscode-agent.mocharc.json']],
+  ["end-to-end tests with VS Code's Local agent in the real workbench (latest code-server)", 'npx', ['mocha', '--config', 'test/e2e/vscode-agent.mocharc.json'], { dir: 'e2e-vscode-agent', label: "e2e (VS Code's Local agent)" }],
 ];
 const QUIET_MS = 10_000;
 
@@ -72,42 +75,31 @@ function run(label, cmd, args, stepEnv = {}) {
   });
 }
 
-/**
- * The unit runs' outcomes, each test once. The Node 24 run repeats the database test files of the
- * Node 20 run: a test of both counts once, failed if it failed in either, else passed if it passed in
- * either (a test Node 20 skipped for want of node:sqlite and Node 24 ran is passed, not skipped), else
- * skipped. Returns the counts and how many results the merge folded away.
- */
-function countOnce(runs) {
-  const byTest = new Map();
-  let results = 0;
-  const rank = { failed: 2, passed: 1, skipped: 0 };
-  for (const outcomes of runs) {
-    for (const o of outcomes) {
-      results++;
-      const key = `${o.file}\u0000${o.title}`;
-      const before = byTest.get(key);
-      if (!before || rank[o.state] > rank[before]) byTest.set(key, o.state);
-    }
-  }
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const state of byTest.values()) counts[state]++;
-  return { ...counts, folded: results - byTest.size };
-}
-
 const started = Date.now();
 let passed = 0;
 let failed = 0;
 let pending = 0;
 let exitCode = 0;
 const outcomeRuns = [];
+// [label, outcomes] of every run that wrote them: what was skipped or passed on a retry is named from these.
+const labelled = [];
 try {
-  for (const [label, cmd, args, outcomesName] of steps) {
-    const outcomesFile = outcomesName ? path.join(runTmp, outcomesName) : null;
-    const { code, out } = await run(label, cmd, args, outcomesFile ? { GSD_TEST_OUTCOMES: outcomesFile } : {});
+  for (const [label, cmd, args, where] of steps) {
+    const outcomesFile = where?.file ? path.join(runTmp, where.file) : null;
+    const outcomesDir = where?.dir ? path.join(runTmp, 'outcomes', where.dir) : null;
+    const stepEnv = outcomesFile ? { GSD_TEST_OUTCOMES: outcomesFile } : outcomesDir ? { GSD_TEST_OUTCOMES_DIR: outcomesDir, ...(where.label ? { GSD_TEST_OUTCOMES_LABEL: where.label } : {}) } : {};
+    const { code, out } = await run(label, cmd, args, stepEnv);
+    if (outcomesDir && fs.existsSync(outcomesDir)) {
+      for (const name of fs.readdirSync(outcomesDir).sort()) {
+        const outcomes = JSON.parse(fs.readFileSync(path.join(outcomesDir, name), 'utf8'));
+        labelled.push([outcomes[0]?.run ?? where.label ?? where.dir, outcomes]);
+      }
+    }
     if (outcomesFile && fs.existsSync(outcomesFile)) {
       // Counted once, below, from the outcome files (not from the "N passing" lines).
-      outcomeRuns.push(JSON.parse(fs.readFileSync(outcomesFile, 'utf8')));
+      const outcomes = JSON.parse(fs.readFileSync(outcomesFile, 'utf8'));
+      outcomeRuns.push(outcomes);
+      labelled.push([where.label, outcomes]);
     } else {
       for (const m of out.matchAll(/^\s*(\d+) passing/gm)) passed += Number(m[1]);
       for (const m of out.matchAll(/^\s*(\d+) failing/gm)) failed += Number(m[1]);
@@ -131,5 +123,7 @@ try {
   cleanUp();
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const unproven = notProvenLines(labelled);
+if (unproven.length > 0) console.log(`\n${unproven.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''} (${minutes} min)`);
 process.exit(exitCode);

@@ -48,7 +48,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const inFlight = new UnitsInFlight(workspace);
   const panel = new ReviewPanelProvider(workspace, inFlight);
   const statusBar = new GsdStatusBar(workspace, inFlight);
-  const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: true });
+  // Collapse All only over a tree: in a folder without .gsd the view shows its welcome text alone.
+  const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: workspace.list().length > 0 });
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);

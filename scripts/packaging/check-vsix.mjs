@@ -24,10 +24,25 @@ const check = (label, ok, detail = '') => {
 };
 
 execFileSync('npm', ['run', '-s', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
-check(`npm run package wrote ${path.relative(repoRoot, vsix)}`, fs.existsSync(vsix));
+check(`npm run package wrote ${path.relative(repoRoot, vsix)}${fs.existsSync(vsix) ? ` (${Math.round(fs.statSync(vsix).size / 1024)} KB)` : ''}`, fs.existsSync(vsix));
 const listed = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 }).trim().split('\n');
 const mustShip = ['package.json', pkg.main.replace(/^\.\//, ''), 'dist/cli.js', 'dist/cli-main.js', 'dist/cli-agent-hooks.js', 'dist/cli-gate.js', 'dist/hook.js', pkg.icon, 'README.md', 'LICENSE', 'CHANGELOG.md'];
 check('vsce ls ships what runs', mustShip.every((f) => listed.includes(f)), `missing: ${mustShip.filter((f) => !listed.includes(f)).join(', ')}`);
+// A shipped document's relative links and images must lead to a shipped file: the extension's page
+// shows README.md from the installed folder, and its links open the docs there.
+const shipped = new Set(listed);
+const deadLinks = listed
+  .filter((f) => f.endsWith('.md'))
+  .flatMap((doc) => {
+    const text = fs.readFileSync(path.join(repoRoot, doc), 'utf8');
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)|<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+    return targets
+      .filter((t) => !/^[a-z][a-z0-9+.-]*:|^#/i.test(t))
+      .map((t) => path.posix.normalize(path.posix.join(path.posix.dirname(doc), t.split('#')[0])))
+      .filter((t) => !shipped.has(t))
+      .map((t) => `${doc} → ${t}`);
+  });
+check('every relative link and image of a shipped document is shipped', deadLinks.length === 0, deadLinks.join(', '));
 check('vsce ls ships no sources, tests, maps or node_modules', !listed.some((f) => /^(src|test|scripts|bench|node_modules)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts')), listed.filter((f) => /^(src|test|scripts|bench|node_modules)\/|\.map$/.test(f)).join(', '));
 
 for (const { version } of await resolveMatrix(process.env.GSD_CODE_SERVER_VERSION, cacheDir)) {

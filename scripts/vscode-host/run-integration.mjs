@@ -219,6 +219,31 @@ function sideBarRows(page) {
     .catch(() => []);
 }
 
+/** The texts of the status bar's GSD items, as drawn (icons are glyphs, not text). */
+function statusBarTexts(page) {
+  return page
+    .$$eval('.part.statusbar .statusbar-item', (items) => items.map((i) => (i.textContent ?? '').replace(/\s+/g, ' ').trim()).filter((t) => t.startsWith('GSD')))
+    .catch(() => []);
+}
+
+/** The aria-labels of what `selector` finds (visible ones), in page order, without repeats. */
+function ariaLabelsOf(page, selector) {
+  return page
+    .$$eval(selector, (els) => [...new Set(els.filter((e) => e.getClientRects().length > 0).map((e) => e.getAttribute('aria-label') ?? '').filter(Boolean))])
+    .catch(() => []);
+}
+
+/** What a screen reader is given for the status bar's GSD items: their aria-labels. */
+function statusBarLabels(page) {
+  return page
+    .$$eval('.part.statusbar .statusbar-item', (items) =>
+      items
+        .filter((i) => (i.textContent ?? '').trim().startsWith('GSD'))
+        .map((i) => i.getAttribute('aria-label') ?? i.querySelector('[aria-label]')?.getAttribute('aria-label') ?? ''),
+    )
+    .catch(() => []);
+}
+
 /** A test asked for a screenshot of the real workbench and for which texts the page shows. */
 async function answerWorkbenchRequest(page, kind, request) {
   await widenSideBar(page).catch(() => undefined);
@@ -253,11 +278,27 @@ async function answerWorkbenchRequest(page, kind, request) {
     seen[text] = await page.getByText(text, { exact: false }).first().isVisible().catch(() => false);
   }
   const rows = request.expectRows ? await sideBarRows(page) : undefined;
+  const statusBar = request.statusBar ? await statusBarTexts(page) : undefined;
+  const statusBarAria = request.statusBar ? await statusBarLabels(page) : undefined;
+  // The side bar view's title actions and the activity bar's items, by the names a person hovers or hears.
+  const viewActions = request.viewActions ? await ariaLabelsOf(page, '.part.sidebar .pane-header .actions .action-label, .part.sidebar .title-actions .action-label') : undefined;
+  const activityBar = request.viewActions ? await ariaLabelsOf(page, '.part.activitybar .action-item .action-label, .part.activitybar .action-item') : undefined;
+  // A notification's button, clicked after the shot (in a toast, or in the notification centre a test opened).
+  if (request.clickNotificationButton) {
+    await page
+      .locator('.notifications-toasts, .notifications-center')
+      .getByRole('button', { name: request.clickNotificationButton, exact: true })
+      .first()
+      .click({ timeout: 5000 })
+      .catch((error) => console.log(`  [workbench] could not click the notification button "${request.clickNotificationButton}": ${error.message.split('\n')[0]}`));
+  }
+  // A click on the status bar's GSD item, after the shot (what the bar showed when it was clicked).
+  if (request.clickStatusBar) await page.locator('.part.statusbar .statusbar-item', { hasText: 'GSD' }).first().click({ timeout: 5000 }).catch(() => undefined);
   if (request.pressAfter) await page.keyboard.press(request.pressAfter).catch(() => undefined);
-  const answer = JSON.stringify({ screenshot: shot, seen, rows });
+  const answer = JSON.stringify({ screenshot: shot, seen, rows, statusBar, statusBarAria, viewActions, activityBar });
   fs.writeFileSync(`${request.response}.tmp`, answer);
   fs.renameSync(`${request.response}.tmp`, request.response);
-  console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}`);
+  console.log(`  [workbench] screenshot ${path.relative(repoRoot, shot)}${Object.keys(seen).length ? ` — sees ${JSON.stringify(seen)}` : ''}${statusBar ? ` — status bar ${JSON.stringify(statusBar)}` : ''}`);
 }
 
 async function runWithElectron(runs) {

@@ -53,6 +53,7 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
       data: d?.data ?? null,
       phase: out.phase,
       blocker: out.blocker,
+      blockedBy: out.blockedBy ?? null,
       applied: out.applied,
       written: out.written,
       hooks: out.hooks,
@@ -66,8 +67,12 @@ export async function runNextCommand(o: DispatchCliOptions): Promise<number> {
     writeAnswer(`nothing to dispatch (${out.phase})${out.blocker ? `: ${out.blocker}` : ''}\n`);
   }
   for (const s of out.hooks.skipped) process.stderr.write(`gsd-review: hook ${s.name} skipped: ${s.reason}\n`);
-  return 0;
+  // Blocked by a unit's unreadable hook state: not "nothing to do", something to fix first.
+  return out.blockedBy ? BLOCKED_EXIT_CODE : 0;
 }
+
+/** `next` when a unit's hook-state file cannot be read (the answer says which and why). */
+export const BLOCKED_EXIT_CODE = 1;
 
 export async function runCompleteCommand(o: DispatchCliOptions): Promise<number> {
   // Completion there happens only inside GSD's own running attempts.

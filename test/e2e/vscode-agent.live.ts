@@ -16,7 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import { startScriptedModel, requestText, type ModelRequest, type ScriptedModel } from './scripted-model/server';
 import { reviewLoopScript, REVIEWER_AGENT, REVIEWER_MARK, type LoopRecord } from './vscode-agent/loop-script';
 import { HOOK_STATE_FILE, prepareProject, readProjectFile, repoRoot, REVIEW_FILE, SOURCE_FILE } from './vscode-agent/project';
-import { chatText, expandSteps, newChat, openAgentChat, sendPrompt, startAgentWorkbench, waitUntil, type AgentWorkbench } from './vscode-agent/workbench';
+import { chatSettled, chatText, expandSteps, newChat, openAgentChat, sendPrompt, startAgentWorkbench, waitUntil, type AgentWorkbench } from './vscode-agent/workbench';
 
 /** The whole loop takes 1-3 minutes on a loaded machine; a stuck one is cut off well before CI gives up. */
 const LOOP_LIMIT_MS = 6 * 60_000;
@@ -85,7 +85,7 @@ describe('VS Code Local agent, live in the real workbench', function () {
     const started = (event: string) => (wb!.hooksLog().match(new RegExp(`\\[${event}\\] Executing`, 'g')) ?? []).length;
     const completed = (event: string) => (wb!.hooksLog().match(new RegExp(`\\[${event}\\] Completed`, 'g')) ?? []).length;
     await waitUntil('the last Stop hook', () => started('Stop') > 0 && started('Stop') === completed('Stop'), 60_000);
-    await wb.page.waitForTimeout(3000);
+    await chatSettled(wb.page);
     await wb.screenshot('loop-done');
     loopRequests = [...model.requests];
   });
@@ -180,7 +180,7 @@ describe('VS Code Local agent, live in the real workbench', function () {
     await openAgentChat(wb!.page);
     await sendPrompt(wb!.page, 'What is next in this project?');
     await waitUntil('the new chat\'s request', () => model.requests.length > from, 90_000);
-    await wb!.page.waitForTimeout(3000);
+    await chatSettled(wb!.page);
     await wb!.screenshot('new-chat-replan');
     const request = model.requests[from];
     assert.match(requestText(request), /Next unit: replan-slice M002-k7q2xz\/S02 \(decided by pending-actions\)/);

@@ -7,6 +7,9 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { setReporter } from './helpers/report';
 import { rememberSample } from './helpers/sample';
+import { setCurrentTest } from '../shared/current-test';
+// The shared outcomes reporter is CommonJS (mocha loads it by path in the other runs).
+const { collectOutcomes } = require('../mocha-outcomes-reporter.cjs') as { collectOutcomes(runner: Mocha.Runner, label: string): void };
 
 /** The suite set follows the opened workspace: one with `.gsd`, one without, a multi-root one, an untrusted one, a successor one. */
 function workspaceKind(): 'with-gsd' | 'without-gsd' | 'multi-root' | 'untrusted' | 'successor' {
@@ -59,6 +62,8 @@ export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(util.format(...args));
   setReporter(write);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // Helpers called from arrow functions note on the running test what they could not check.
+  mocha.rootHooks({ beforeEach(this: Mocha.Context) { setCurrentTest(this.currentTest); } });
   const dir = path.join(__dirname, kind);
   // GSD_TEST_ONLY: run only the test files whose names start with one of these (comma list), to iterate on one.
   const only = process.env.GSD_TEST_ONLY?.split(',').filter(Boolean);
@@ -74,5 +79,7 @@ export async function run(): Promise<void> {
       else resolve();
     });
     if (current) runner.on('test', (test) => fs.writeFileSync(current, test.fullTitle()));
+    // Each test's outcome, for `npm test`'s list of what was skipped (and why) or passed only on a retry.
+    collectOutcomes(runner, `integration ${kind}, VS Code ${vscode.version}`);
   });
 }

@@ -166,8 +166,8 @@ describe('answer cache of the hook entry', function () {
     fs.writeFileSync(path.join(dir, planted[0]), JSON.stringify(entry));
     // Positive control: for the user whose secret made the key, the planted entry is an answer.
     assert.match(runAs(root, attacker, stop), /PLANTED/);
-    age(root);
-    // The victim clones it: their own secret gives another key, so the planted answer is never read.
+    // The victim clones it, with the planted entry as fresh as it was for the attacker a moment ago:
+    // only the victim's own secret in the key keeps it from being read.
     const victim = home('victim');
     assert.doesNotMatch(runAs(root, victim, stop), /PLANTED/);
     assert.equal(fromCache(root), false);

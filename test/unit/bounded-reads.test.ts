@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { MAX_READ_BYTES, readBoundedText, UnreadableFileError } from '../../src/core/files/bounded-read';
 import { buildCli } from './helpers/cli';
 import { codeReview, roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const M = '.gsd/milestones/M001';
 const S = `${M}/slices/S01`;
@@ -64,7 +65,7 @@ describe('bounded reads (regular files only, size checked before reading)', func
   this.timeout(4 * LIMIT_MS);
   let gsd: string;
   before(async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') skipBecause(this, 'FIFOs and devices are POSIX');
     gsd = await buildCli();
   });
 
@@ -161,7 +162,7 @@ describe('bounded reads (regular files only, size checked before reading)', func
     });
 
     it('refuses what was swapped in since the listing: a folder, a FIFO (empty, or fed by a writer still there), a device', function () {
-      if (process.platform === 'win32') this.skip();
+      if (process.platform === 'win32') skipBecause(this, 'FIFOs and devices are POSIX');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-listed-'));
       const folder = path.join(dir, 'T01-PLAN.md');
       fs.mkdirSync(folder);

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { isProtectedRuntimePath } from '../../src/core/agent-hooks/hook-bridge';
 import { buildCli } from './helpers/cli';
 import { roadmap, slicePlan, taskSummary, writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const SPELLINGS = ['.gsd/gsd-review-loop/dispatch.json', '.GSD/GSD-Review-Loop/dispatch.json', '.Gsd/GSD-REVIEW-LOOP/hook-log.jsonl'];
 
@@ -51,7 +52,7 @@ describe('a case-insensitive file system', function () {
       'src/invoice.ts': 'export const invoice = 1;\n',
     });
     // Where the temp folder is case-insensitive itself (macOS), the two spellings are one folder.
-    if (fs.existsSync(path.join(root, '.GSD', 'PREFERENCES.md'))) return this.skip();
+    if (fs.existsSync(path.join(root, '.GSD', 'PREFERENCES.md'))) return skipBecause(this, 'the temp folder is case-insensitive itself: .GSD and .gsd are one folder');
     const planted = () => Object.fromEntries(fs.readdirSync(path.join(root, '.GSD'), { recursive: true }).map(String).sort().map((f) => [f, fs.statSync(path.join(root, '.GSD', f)).isFile() ? fs.readFileSync(path.join(root, '.GSD', f), 'utf8') : 'dir']));
     const before = planted();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-home-'));
@@ -81,8 +82,7 @@ describe('a case-insensitive file system', function () {
     before(async function () {
       const missing = ['fusefat', 'mkfs.vfat'].filter((c) => !which(c));
       if (missing.length > 0 || !fs.existsSync('/dev/fuse')) {
-        console.log(`      skipped: ${missing.length ? `no ${missing.join(', ')} (apt-get install fusefat dosfstools)` : 'no /dev/fuse'}`);
-        return this.skip();
+        return skipBecause(this, missing.length ? `no ${missing.join(', ')} (apt-get install fusefat dosfstools)` : 'no /dev/fuse');
       }
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-fat-'));
       image = path.join(dir, 'fat.img');
@@ -91,9 +91,8 @@ describe('a case-insensitive file system', function () {
       const made = spawnSync('mkfs.vfat', ['-C', image, '16384'], { encoding: 'utf8' });
       const mounted = made.status === 0 ? spawnSync('fusefat', ['-o', 'rw+', image, mount], { encoding: 'utf8', timeout: 20_000 }) : made;
       if (mounted.status !== 0) {
-        console.log(`      skipped: the FAT image could not be mounted (${(mounted.stderr || mounted.stdout || '').trim().split('\n')[0]})`);
         fs.rmSync(dir, { recursive: true, force: true });
-        return this.skip();
+        return skipBecause(this, `the FAT image could not be mounted (${(mounted.stderr || mounted.stdout || '').trim().split('\n')[0]})`);
       }
       cli = await buildCli();
     });

@@ -14,6 +14,7 @@ import { runtimeDir } from '../../src/core/files/runtime-folder';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
 import { writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const OUTSIDE_TEXT = '# T01: the outside file, never to be read or replaced\n';
 const RACE_MS = 4000;
@@ -52,7 +53,7 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
   this.timeout(60_000);
 
   it('never reads the outside file nor writes outside while tasks/ flips to a link and back', async function () {
-    if (process.platform === 'win32') this.skip(); // symlinks need privileges there
+    if (process.platform === 'win32') skipBecause(this, 'symlinks need privileges on Windows');
     const base = fs.realpathSync(os.tmpdir());
     const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
     fs.writeFileSync(path.join(outsideDir, 'T01-HOOKS.md'), OUTSIDE_TEXT);
@@ -145,7 +146,7 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
   });
 
   it('never appends the hook log outside while the runtime folder flips to a link and back (issue 35, 5)', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') skipBecause(this, 'symlinks need privileges on Windows');
     const base = fs.realpathSync(os.tmpdir());
     const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
     // What a run of ours leaves in the runtime folder, so the small entry's append goes straight in.

@@ -57,6 +57,21 @@ describe('openProject on database projects (node:sqlite)', function () {
     assert.equal((await project.preview()).decision?.unitId, 'M001/S01/T02');
   });
 
+  it("a GSD-2 database project's state carries our hook state from the sidecars (the database has none of it)", () => {
+    const tasks = '.gsd/milestones/M001/slices/S01/tasks';
+    const p = track(disagreeing());
+    fs.writeFileSync(path.join(p.root, tasks, 'T01-HOOKS.md'), '---\nextensions:\n  review-loop:\n    outcome: { cycles: 5, passed: false }\n    pendingActions:\n      - "[major] src/pdf.ts:12: not deterministic"\n---\n');
+    fs.writeFileSync(path.join(p.root, '.gsd/milestones/M001/slices/S01/S01-HOOKS.md'), '---\nextensions:\n  pending-actions:\n    replannedFor: [T02]\n---\n');
+    fs.writeFileSync(path.join(p.root, '.gsd/milestones/M001/M001-HOOKS.md'), '---\nextensions:\n  my-policy:\n    budget: 7\n---\n');
+    const s = openProject(p.root).state();
+    assert.equal(s.source.kind, 'gsd2-database');
+    const slice = s.milestones[0].slices[0];
+    assert.deepEqual(slice.extensions, { 'pending-actions': { replannedFor: ['T02'] } });
+    assert.deepEqual(slice.tasks[0].extensions['review-loop'], { outcome: { cycles: 5, passed: false }, pendingActions: ['[major] src/pdf.ts:12: not deterministic'] });
+    assert.deepEqual(slice.tasks[0].pendingActions.map((a) => [a.text, a.source]), [['[major] src/pdf.ts:12: not deterministic', 'review-loop']]);
+    assert.deepEqual(s.milestones[0].extensions['my-policy'], { budget: 7 });
+  });
+
   it('follows what GSD commits to its WAL once told the WAL changed, and keeps its state until then', () => {
     const p = track(disagreeing());
     p.writer.exec('PRAGMA wal_autocheckpoint = 0');

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { readGsd2Database } from '../../src/core/gsd2-database';
 import { loadNodeSqlite } from '../../src/core/sqlite/node-sqlite';
+import { skipBecause } from '../shared/skip-because';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 /** Node ≥ 22.13 (and 23.4+) has node:sqlite without a flag; 22.5–22.12 only with --experimental-sqlite. */
@@ -46,8 +47,7 @@ describe('GSD-2 database: runtimes', () => {
 
   it('this runtime without node:sqlite (Node 20): the real reason names the Node version and what is needed', function () {
     if (runtimeHasSqlite) {
-      console.log(`      skipped: Node ${process.versions.node} has node:sqlite; run under Node 20 to see the reason`);
-      this.skip();
+      skipBecause(this, `Node ${process.versions.node} has node:sqlite; run under Node 20 to see the reason`);
     }
     const loaded = loadNodeSqlite();
     assert.ok('unavailable' in loaded);
@@ -62,8 +62,7 @@ describe('GSD-2 database: runtimes', () => {
 
   it('this runtime with node:sqlite (Node ≥ 22.13) loads it', function () {
     if (!runtimeHasSqlite) {
-      console.log(`      skipped: Node ${process.versions.node} has no node:sqlite`);
-      this.skip();
+      skipBecause(this, `Node ${process.versions.node} has no node:sqlite`);
     }
     assert.ok('sqlite' in loadNodeSqlite());
   });

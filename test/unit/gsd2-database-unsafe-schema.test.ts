@@ -18,6 +18,7 @@ import { buildCli } from './helpers/cli';
 import { Gsd2Project, nodeSqlite, skipWithoutSqlite } from './helpers/gsd2-database';
 import { baseSpec, buildSuccessorDatabase, openWriter } from './helpers/successor-database';
 import { writeSuccessorLayout } from './helpers/successor-project';
+import { skipBecause } from '../shared/skip-because';
 
 const ENDLESS_VERSION_VIEW = `DROP TABLE schema_version;
   CREATE VIEW schema_version AS WITH RECURSIVE r(version) AS (SELECT 1 UNION ALL SELECT version + 1 FROM r) SELECT version, '' AS applied_at FROM r`;
@@ -137,7 +138,7 @@ describe('gsd.db with a view, virtual table or computed column where GSD keeps a
   describe('the read authorizer', () => {
     let p: Gsd2Project;
     beforeEach(function () {
-      if (!nodeSqlite || typeof new nodeSqlite.DatabaseSync(':memory:').setAuthorizer !== 'function') this.skip();
+      if (!nodeSqlite || typeof new nodeSqlite.DatabaseSync(':memory:').setAuthorizer !== 'function') skipBecause(this, `Node ${process.versions.node} has no node:sqlite authorizer (Node ≥ 24.10)`);
       p = hostileGsd2('CREATE VIEW task_titles AS SELECT title FROM tasks');
     });
     afterEach(() => p?.remove());

@@ -221,9 +221,26 @@ describe('hook-state sidecars', function () {
     const root = olderProject({ [`${TASKS}/T02-HOOKS.md`]: broken });
     const state = fullState(root);
     assert.ok(state.diagnostics.some((d) => d.file.endsWith('T02-HOOKS.md') && d.severity === 'error' && /not valid YAML/.test(d.message)), JSON.stringify(state.diagnostics));
-    await assert.rejects(dispatchNextUnit({ root, builtins: [touchT02], apply: true }), /T02-HOOKS\.md: the frontmatter is not valid YAML/);
+    // The hook asked for T02's state: T02 blocks the decision, and nothing is written.
+    const out = await dispatchNextUnit({ root, builtins: [touchT02], apply: true });
+    assert.equal(out.decision, null);
+    assert.equal(out.applied, false);
+    assert.deepEqual(out.written, []);
+    assert.equal(out.blockedBy?.unitId, 'M001/S01/T02');
+    assert.match(out.blocker!, /^M001\/S01\/T02 is blocked by its hook-state file: T02-HOOKS\.md line \d+: frontmatter is not valid YAML/);
     assert.equal(read(root, `${TASKS}/T02-HOOKS.md`), broken);
     assert.equal(read(root, `${TASKS}/T01-PLAN.md`), `${T01_HEAD}${T01_BLOCK}${T01_TAIL}`, 'nothing of the commit was written');
+  });
+
+  it('a sidecar it reads but will not edit (anchors) refuses the write, the reason first and the file relative to the project', async () => {
+    const linked = '---\nbase: &b {seen: false}\nextensions:\n  tracker: *b\n---\n# T02 hook state\n';
+    const root = olderProject({ [`${TASKS}/T02-HOOKS.md`]: linked });
+    await assert.rejects(dispatchNextUnit({ root, builtins: [touchT02], apply: true }), (error: Error) => {
+      assert.match(error.message, /^the extensions block uses YAML anchors or aliases .*\(\.gsd\/milestones\/M001\/slices\/S01\/tasks\/T02-HOOKS\.md\)$/);
+      assert.ok(!error.message.includes(root), error.message);
+      return true;
+    });
+    assert.equal(read(root, `${TASKS}/T02-HOOKS.md`), linked);
   });
 
   it('never puts a lone sidecar into an empty tasks folder (GSD would take it for written task plans)', async () => {
@@ -271,5 +288,19 @@ describe('hook state for a state read from GSD-2\'s database', () => {
     assert.equal(state.pendingActions.length, 1);
     // The roadmap's old block is a render's, not read here; the milestone's sidecar is.
     assert.deepEqual(state.milestones[0].extensions, { 'my-policy': { budget: 7 } });
+  });
+
+  it('marks a task whose sidecar cannot be read, as the markdown derive does', () => {
+    const root = olderProject({ [`${TASKS}/T02-HOOKS.md`]: '---\nextensions:\n  review-loop: {cycle: [2\n---\n' });
+    const state = fullState(root);
+    for (const task of state.milestones[0].slices[0].tasks) {
+      task.extensions = {};
+      delete task.hookStateUnreadable;
+    }
+    attachHookState(state, new ProjectFiles(new NodeGsdStore()));
+    const [t01, t02] = state.milestones[0].slices[0].tasks;
+    assert.equal(t01.hookStateUnreadable, undefined);
+    assert.ok(t02.hookStateUnreadable?.file.endsWith('T02-HOOKS.md'));
+    assert.match(t02.hookStateUnreadable!.reason, /not valid YAML/);
   });
 });

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { buildCli } from './helpers/cli';
 import { writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 /** Long enough for a start on a loaded machine; a process still waiting then is killed and fails the test. */
 const HANG_MS = 15_000;
@@ -34,7 +35,7 @@ describe('the hook entry on a terminal', function () {
   let dir: string;
 
   before(async function () {
-    if (process.platform === 'win32' || spawnSync('script', ['-qec', 'true', '/dev/null']).status !== 0) this.skip();
+    if (process.platform === 'win32' || spawnSync('script', ['-qec', 'true', '/dev/null']).status !== 0) skipBecause(this, 'no `script` to give the hook a terminal');
     dir = path.dirname(await buildCli());
   });
 

@@ -13,6 +13,7 @@ import { applyFileChanges, readOrNull } from '../../src/core/agent-hooks/file-ch
 import { planInstall, planUninstall } from '../../src/core/agent-hooks/hook-install';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const USER_SETTINGS = '{\n  "model": "opus",\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n';
 
@@ -102,7 +103,7 @@ describe('install and uninstall leave hooks that run after every step', function
       const settings = path.join(root, '.claude/settings.json');
       const before = snapshot(root);
       // Root on a file system with attributes only (ext4, xfs, …); elsewhere this case cannot be made.
-      if (spawnSync('chattr', ['+i', settings]).status !== 0) return this.skip();
+      if (spawnSync('chattr', ['+i', settings]).status !== 0) return skipBecause(this, 'chattr +i is not supported on this file system');
       try {
         const r = cli(gsd, ['uninstall-hooks', '--root', root, '--host', 'claude'], undefined, { HOME: h });
         assert.equal(r.status, 1);

@@ -18,6 +18,7 @@ import { HookStateTransaction } from '../../src/core/hooks/engine/hook-state';
 import { ProjectFiles } from '../../src/core/state/project-files';
 import { buildCli, cli } from './helpers/cli';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const M = '.gsd/milestones/M001';
 const TASKS = `${M}/slices/S01/tasks`;
@@ -114,7 +115,7 @@ describe('commit journals without a usable home folder', function () {
   });
 
   it("a key folder in the temp folder that is not this user's alone is not used", function () {
-    if (typeof process.getuid !== 'function') this.skip();
+    if (typeof process.getuid !== 'function') skipBecause(this, 'no user ids on this platform');
     const root = project();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-tmp-'));
     // Made before us by someone else, open to all: a key there could be read or planted by them.

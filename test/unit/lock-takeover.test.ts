@@ -25,6 +25,7 @@ const KILL_AFTER_MS = 30;
 interface Answer {
   written: string[];
   failed: string[];
+  firstWrittenAt: number | null;
 }
 
 /** A writer process for all rounds: `round()` starts one and resolves once it has started writing. */
@@ -122,8 +123,12 @@ describe('the write lock after its holder was killed (processes racing)', functi
       const held = await holder(script, gsdDir);
       await Promise.all(writers.map((w) => w.start(file, r)));
       await new Promise((done) => setTimeout(done, KILL_AFTER_MS));
+      const killedAt = Date.now();
       await held.kill();
       const results = await Promise.all(writers.map((w) => w.answer()));
+      // Every writer had started and was waiting on the held lock: none wrote before the holder died.
+      const early = results.filter((w) => w.firstWrittenAt !== null && w.firstWrittenAt < killedAt);
+      assert.deepEqual(early.map((w) => w.written[0]), [], `round ${r}: written while the lock was held`);
       const answered = results.flatMap((w) => w.written);
       const present = new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean));
       const lost = answered.filter((t) => !present.has(t)).length;

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildCli } from './helpers/cli';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
+import { skipBecause } from '../shared/skip-because';
 
 const NOBODY = 65534;
 
@@ -39,9 +40,9 @@ describe('files and folders we may not write (as a non-root user)', function () 
   before(async function () {
     if (process.platform === 'win32' || typeof process.getuid !== 'function' || process.getuid() !== 0) {
       // Only root can switch to another user here; as a user, these refusals are what every run meets.
-      this.skip();
+      skipBecause(this, 'only root can run these as another user');
     }
-    if (spawnSync('setpriv', ['--version']).status !== 0) this.skip();
+    if (spawnSync('setpriv', ['--version']).status !== 0) skipBecause(this, 'no setpriv to switch users');
     cliDir = path.dirname(await buildCli());
     fs.chmodSync(cliDir, 0o755);
     // `npm test` puts every temporary file in one private (0700) folder: let the other user through

@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { entryAt, isFileAt, isFolderAt } from '../../src/core/files/path-kind';
 
-// fs.existsSync is in the table as the kind detection's inputs use it (open-project.ts kindInputs).
 describe('path kinds', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-path-kind-'));
   const file = path.join(dir, 'gsd.db');
@@ -17,15 +16,15 @@ describe('path kinds', () => {
 
   it('tells a folder, a file, a dangling link, nothing, and a path through a file apart', () => {
     const through = path.join(file, 'x');
-    const rows = [folder, file, dangling, path.join(dir, 'none'), through].map((p) => [isFolderAt(p), isFileAt(p), fs.existsSync(p), entryAt(p)]);
+    const rows = [folder, file, dangling, path.join(dir, 'none'), through].map((p) => [isFolderAt(p), isFileAt(p), entryAt(p)]);
     assert.deepEqual(rows, [
-      [true, false, true, true],
-      [false, true, true, true],
+      [true, false, true],
+      [false, true, true],
       // A dangling link is an entry (a `.git` link still marks a repository root) but resolves to nothing.
-      [false, false, false, true],
-      [false, false, false, false],
+      [false, false, true],
+      [false, false, false],
       // ENOTDIR, not ENOENT: still false, not thrown.
-      [false, false, false, false],
+      [false, false, false],
     ]);
   });
 });

@@ -65,7 +65,11 @@ describe('lines following edits (properties)', () => {
 });
 
 describe('ticking an issue (properties)', () => {
-  it('changes at most the checkbox character of that one line', () => {
+  it('changes at most the checkbox character of that one line, and does tick the line asked for', () => {
+    // What happened, counted: an implementation that always throws, or returns the text unchanged,
+    // would pass the per-case checks alone.
+    let ticked = 0;
+    let moved = 0;
     const line = fc.oneof(fc.constantFrom('- [ ] **major** `a.ts:1` fix it', '- [x] **minor** done', '* [X] nit', '  - [ ] nested one'), fc.string({ maxLength: 30 }));
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), fc.constantFrom('\n', '\r\n'), fc.nat(12), fc.boolean(), (ls, eol, at, checked) => {
@@ -78,11 +82,19 @@ describe('ticking an issue (properties)', () => {
           let diffs = 0;
           for (let i = 0; i < text.length; i++) if (out[i] !== text[i]) diffs++;
           assert.ok(diffs <= 1);
+          if (m && (/\[ \]/.test(target) === checked)) {
+            // An unticked line asked to be ticked (or the other way): that one character changed.
+            assert.equal(diffs, 1, `${JSON.stringify(target)} → ${checked}`);
+            ticked++;
+          }
         } catch (error) {
           assert.ok(error instanceof IssueMovedError);
+          moved++;
         }
       }),
       { numRuns: 2000 },
     );
+    assert.ok(ticked > 200, `only ${ticked} of 2000 cases ticked or unticked a line`);
+    assert.ok(moved > 0, 'no case was refused as moved');
   });
 });

@@ -8,6 +8,7 @@ import { buildCli, cli } from './helpers/cli';
 import { copySample, writeTree } from './helpers/gsd-tree';
 import { scenarios } from './helpers/scenarios';
 import { git, untracked } from './helpers/git';
+import { skipBecause } from '../shared/skip-because';
 
 function committed(root: string): string {
   git(root, 'init', '-q');
@@ -20,7 +21,7 @@ describe('runtime files stay out of git', function () {
   this.timeout(60_000);
   let gsd: string;
   before(async function () {
-    if (spawnSync('git', ['--version']).status !== 0) this.skip();
+    if (spawnSync('git', ['--version']).status !== 0) skipBecause(this, 'git is not on PATH');
     gsd = await buildCli();
   });
 

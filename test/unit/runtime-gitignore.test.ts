@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { dispatchUnit } from './helpers/one-shot-dispatch';
 import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 import { git, untracked } from './helpers/git';
+import { skipBecause } from '../shared/skip-because';
 
 const RUNTIME = '.gsd/gsd-review-loop';
 
@@ -48,7 +49,7 @@ async function withFullDisk<T>(fn: () => Promise<T>): Promise<T> {
 describe("our runtime folder's .gitignore after a failed write", function () {
   this.timeout(60_000);
   before(function () {
-    if (spawnSync('git', ['--version']).status !== 0) this.skip();
+    if (spawnSync('git', ['--version']).status !== 0) skipBecause(this, 'git is not on PATH');
   });
 
   it('a full disk at its first write: the next write puts it in place, and git offers none of our records', async () => {

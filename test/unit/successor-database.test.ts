@@ -11,6 +11,7 @@ import { writeTree } from './helpers/gsd-tree';
 import { baseSpec, buildSuccessorDatabase, openWriter, sqliteAvailable, withLifecycles, type DbSpec } from './helpers/successor-database';
 import { snapshotTree } from './helpers/folder-snapshot';
 import { writeSuccessorLayout } from './helpers/successor-project';
+import { skipBecause } from '../shared/skip-because';
 
 function project(spec: DbSpec, extra = {}): { gsdDir: string; dbFile: string } {
   const { gsdDir } = writeSuccessorLayout(extra);
@@ -25,8 +26,7 @@ const succ = (e: { extensions: Record<string, unknown> }) => e.extensions.succes
 describe('successor projects: state from gsd.db (node:sqlite)', function () {
   before(function () {
     if (!sqliteAvailable()) {
-      console.log(`      skipped: node:sqlite is not in Node ${process.versions.node}; these tests need Node >= 22.5 (run them with Node 24)`);
-      this.skip();
+      skipBecause(this, `node:sqlite is not in Node ${process.versions.node}; these tests need Node >= 22.5 (run them with Node 24)`);
     }
   });
 

@@ -11,6 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { buildCli, cli } from './helpers/cli';
 import { writeSuccessorLayout } from './helpers/successor-project';
 import { addGateEntry, gateEntryState, PreferencesEditRefused, removeGateEntry } from '../../src/core/successor-gate/preferences-entry';
+import { preferencesAsGsdReads } from '../../src/core/successor-gate/gate-config';
 
 /** What gsd-pi's preferences reader makes of a PREFERENCES.md: its frontmatter data, or null. */
 function gsdReads(text: string): Record<string, unknown> | null {
@@ -106,6 +107,8 @@ const WITH_HOOKS = [
 
 function roundTrip(before: string): string {
   const installed = addGateEntry(before);
+  // The gate reads its settings with js-yaml's core schema (it is loaded where yaml is not): the same hooks GSD's yaml reads.
+  assert.deepEqual(preferencesAsGsdReads(installed)?.post_unit_hooks, gsdReads(installed)?.post_unit_hooks);
   assert.notEqual(installed, before);
   assert.equal(removeGateEntry(installed), before, 'uninstall gives back the exact bytes');
   return installed;
@@ -215,6 +218,12 @@ describe('successor gate: our entry in PREFERENCES.md', () => {
 
     it('a flow list with hooks in it', () => {
       refuses('---\npost_unit_hooks: [{name: x, after: [execute-task], prompt: y}]\n---\n', /flow style/);
+    });
+
+    it('what GSD ignores the gate ignores too: duplicate keys, a merge key that yaml 1.2 does not merge', () => {
+      assert.equal(preferencesAsGsdReads('---\npost_unit_hooks: []\npost_unit_hooks: []\n---\n'), null);
+      const merged = '---\nbase: &b\n  max_cycles: 1\npost_unit_hooks:\n  - name: gsd-review-loop\n    <<: *b\n---\n';
+      assert.deepEqual(preferencesAsGsdReads(merged)?.post_unit_hooks, gsdReads(merged)?.post_unit_hooks);
     });
 
     it('broken YAML, a frontmatter GSD never closes, a byte-order mark', () => {

@@ -14,6 +14,7 @@ import { roadmap, slicePlan, writeTree } from './helpers/gsd-tree';
 import { baseSpec, buildSuccessorDatabase, sqliteAvailable, withLifecycles } from './helpers/successor-database';
 import { snapshotTree } from './helpers/folder-snapshot';
 import { writeSuccessorLayout } from './helpers/successor-project';
+import { skipBecause } from '../shared/skip-because';
 
 /** A folder holding an executable `gsd` (a shell script that would only print), and one that cannot run. */
 function binDirs(): { withGsd: string; notExecutable: string } {
@@ -137,7 +138,7 @@ describe('successor projects: Next Unit hands off to GSD', function () {
 
     for (const [name, make] of projects) {
       it(`${name}: no answer (the host goes on), one line on stderr, nothing written, through dist/hook.js and the CLI`, function () {
-        if (name.startsWith('gsd.db') && !sqliteAvailable()) this.skip();
+        if (name.startsWith('gsd.db') && !sqliteAvailable()) skipBecause(this, `Node ${process.versions.node} has no node:sqlite to make gsd.db`);
         const { root, gsdDir } = make();
         const before = snapshotTree(gsdDir);
         const hookJs = path.join(path.dirname(script), 'hook.js');

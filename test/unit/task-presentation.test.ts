@@ -63,8 +63,13 @@ describe('review panel: how a task is shown', () => {
     assert.match(tip, /\*\*Next unit:\*\* `fix-task` \(decided by review-loop\)/);
     assert.match(tip, /\*\*Open issues\*\* \(review cycle 1\):\n- \*\*major\*\* `src\/rules-file\.ts:57` The temporary file is written next to rules\.yaml but never fsynced before rename\./);
     assert.match(tip, /\*\*Pending actions\*\* \(2\):\n- Keep CRLF line endings of rules\.yaml when writing \(test is pending\)/);
-    // T02-SUMMARY.md's bold line.
-    assert.match(tip, /\\`ledgerline rule add\\` and \\`rule remove\\` edit rules\.yaml and keep the user's comments\./);
+    // T02-SUMMARY.md's bold line, its code spans as code (no raw backticks shown).
+    assert.match(tip, /\n`ledgerline rule add` and `rule remove` edit rules\.yaml and keep the user's comments\.\n/);
+    // Its code spans in the open issues and pending actions too.
+    assert.match(tip, /- \*\*minor\*\* `src\/commands\/rule\.ts:22` `rule remove` of a missing pattern exits 0/);
+    assert.match(tip, /- Refuse `rule add` when the same pattern/);
+    // A task being fixed is not just "done", and its summary's verification is named as the summary's.
+    assert.match(tip, /\nStatus: fixing review issues · summary verification: mixed · estimate 1h\n/);
     const t01 = show('T01').tooltip;
     assert.match(t01, /\*\*Review:\*\* passed in 3 cycles/);
     assert.match(t01, /No open issues in review cycle 3\./);

@@ -1,7 +1,7 @@
 // What a dispatch (or afterDispatch) reports. A module of its own so the lifecycle hooks can name
 // these types without importing the dispatcher, which loads the hooks (no import cycle).
 import type { DispatchDecision, HookTrace, UnitResult } from '../hooks/engine/middleware-types';
-import type { Diagnostic, GSDState } from '../model/types';
+import type { Diagnostic, GSDState, UnreadableHookState } from '../model/types';
 
 /** A hook the loader loaded. */
 export interface LoadedHook {
@@ -29,6 +29,8 @@ export interface DispatchOutcome {
   phase: GSDState['phase'];
   /** Why nothing is dispatched (phase complete or blocked, or the loop guard). */
   blocker: string | null;
+  /** Set when nothing is dispatched because a unit's hook-state file cannot be read (`blocker` says it in words). */
+  blockedBy?: { unitId: string } & UnreadableHookState;
   nextAction: string;
   hooks: HooksReport;
   /** Files the dispatch wrote (with apply). */

@@ -22,6 +22,7 @@ import {
   type DispatchRecord,
 } from './dispatch-record';
 import type { LoadedHooks } from '../hooks/engine/hook-loader';
+import { UnreadableHookStateError } from '../hooks/engine/hook-sidecar';
 import { HookStateTransaction } from '../hooks/engine/hook-state';
 import type { GsdStore } from '../files/gsd-store';
 import { runMiddleware } from '../hooks/engine/middleware';
@@ -180,7 +181,25 @@ export async function decideNextUnit(p: DispatchContext, options: DecisionOption
   const hookDiagnostics: Diagnostic[] = [];
   // Where GSD waits for a person no hook runs: the review loop must not take an escalation's turn.
   // (Ahead of a blocker replan it does run: GSD-2 runs its post-unit hooks before the replan too.)
-  const chain = personTurn(p.state) ? NO_CHAIN : await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
+  let chain: ChainResult;
+  try {
+    chain = personTurn(p.state) ? NO_CHAIN : await runMiddleware(p.hooks.registry, chainHost(p, tx, 'dispatch', null, options, hookDiagnostics));
+  } catch (error) {
+    // A unit whose hook state cannot be read blocks the decision: neither the hooks' view of it
+    // (read as empty, the review loop would start again at cycle 1) nor GSD's default is dispatched.
+    if (!(error instanceof UnreadableHookStateError)) throw error;
+    return {
+      decision: null,
+      phase: p.state.phase,
+      blocker: error.message,
+      blockedBy: { unitId: error.unitId, ...error.unreadable },
+      nextAction: p.state.nextAction,
+      hooks: { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: [], ignoredDecisions: [] },
+      written: [],
+      applied: false,
+      diagnostics: [...p.diagnostics, ...hookDiagnostics],
+    };
+  }
   const fallback = chain.decision ? null : defaultDecision(p.state);
   let decision: DispatchDecision | null = chain.decision ?? (fallback ? { ...fallback, source: 'default' } : null);
   const hooks: HooksReport = { loaded: p.hooks.loaded, skipped: p.hooks.skipped, trace: chain.trace, ignoredDecisions: chain.ignored };

@@ -144,6 +144,17 @@ export interface TaskEntry {
   reviews: ReviewCycle[];
   /** `extensions` block of the task's PLAN frontmatter, by hook name. */
   extensions: Record<string, unknown>;
+  /** Set when the task's hook-state sidecar (`T01-HOOKS.md`) cannot be read: no hook knows where the task stands. */
+  hookStateUnreadable?: UnreadableHookState;
+}
+
+/** A unit's hook-state sidecar whose frontmatter cannot be read (broken YAML, never closed, too big). */
+export interface UnreadableHookState {
+  /** Absolute path of the sidecar. */
+  file: string;
+  line?: number;
+  /** What is wrong with it, as the frontmatter reader says it. */
+  reason: string;
 }
 
 export interface SliceEntry {

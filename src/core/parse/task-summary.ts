@@ -95,9 +95,11 @@ export type TaskSummaryForState = Pick<TaskSummary, 'id' | 'parent' | 'oneLiner'
 const VERIFICATION_RESULT_STRINGS = new Map([...VERIFICATION_RESULTS].map((v) => [v, v]));
 
 /** The frontmatter, Known Issues and one-liner of a summary: the part both readings share. */
-function readSummary(text: string, file: string) {
-  const fm = parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS });
+function readSummary(text: string, file: string, wholeFrontmatter = false) {
+  let fm = parseFrontmatter(text, file, wholeFrontmatter ? {} : { onlyKeys: SUMMARY_KEYS });
   const diagnostics = fm.diagnostics.slice();
+  // Broken elsewhere (said above): the keys the state needs are still read from their own lines.
+  if (wholeFrontmatter && diagnostics.length) fm = { ...parseFrontmatter(text, file, { onlyKeys: SUMMARY_KEYS }), diagnostics: fm.diagnostics };
   // Offsets first; lines (and their numbers) only for the few summaries that list pending actions.
   const known = sectionRange(fm.body, 'Known Issues');
   const knownText = known ? fm.body.slice(known.start, known.end) : '';
@@ -142,8 +144,20 @@ export function parseTaskSummary(text: string, file: string): TaskSummary {
  * one per done task until it ends (the StateIndex for good), and every byte kept is copied by the
  * garbage collector's young generation, twice: that was a tenth of a cold full derive.
  */
+/**
+ * The same, with the whole frontmatter parsed: picking the keys the state needs from their lines is
+ * faster but blind to a broken line elsewhere, which GSD's YAML reader refuses. Used where the whole
+ * project is read (the panel, `state --full`), so such a file is reported; one parse, not two.
+ */
+export function parseTaskSummaryChecked(text: string, file: string): TaskSummaryForState {
+  return summaryForState(readSummary(text, file, true));
+}
+
 export function parseTaskSummaryForState(text: string, file: string): TaskSummaryForState {
-  const { fm, diagnostics, pendingActions, oneLiner, verificationResult, completedAt } = readSummary(text, file);
+  return summaryForState(readSummary(text, file));
+}
+
+function summaryForState({ fm, diagnostics, pendingActions, oneLiner, verificationResult, completedAt }: ReturnType<typeof readSummary>): TaskSummaryForState {
   return {
     id: fmString(fm.data, 'id')?.toUpperCase(),
     parent: fmString(fm.data, 'parent'),

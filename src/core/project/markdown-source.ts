@@ -31,7 +31,7 @@ export class MarkdownSource implements StateSource {
     readonly info: StateSourceInfo = MARKDOWN_INFO,
   ) {
     this.index = reading === 'incremental' ? new StateIndex(project, store) : null;
-    this.files = this.index?.files ?? new ProjectFiles(store);
+    this.files = this.index?.files ?? new ProjectFiles(store, reading === 'full');
   }
 
   state(): GSDState {

@@ -191,11 +191,15 @@ class ProjectEngine implements Project {
       raw = this.src.state();
     }
     if (this.shown?.from === raw) return this.shown.state;
-    const info = this.src.info;
+    // A gsd.db that detection could not take (random bytes, a link out of .gsd) leaves the project to
+    // its markdown: said, in Problems and as the source's fallback, never ignored in silence.
+    const unread = this.src instanceof MarkdownSource ? this.detection.diagnostics.filter((d) => !raw.diagnostics.some((x) => x.file === d.file && x.message === d.message)) : [];
+    const info = unread.length && !this.src.info.fallback ? { ...this.src.info, fallback: unread[0].message } : this.src.info;
     const state: ProjectState = { ...raw, source: info, readOnly: info.readOnly, projectKind: info.projectKind };
+    if (unread.length) state.diagnostics = [...unread, ...raw.diagnostics];
     // What finding the project did to our records (a journal finished or set aside) is said with every state.
     const notes = this.location.notes;
-    if (notes) state.diagnostics = [...notes.map((message) => ({ file: journalFile(this.gsdDir), severity: 'warning' as const, message })), ...raw.diagnostics];
+    if (notes) state.diagnostics = [...notes.map((message) => ({ file: journalFile(this.gsdDir), severity: 'warning' as const, message })), ...state.diagnostics];
     this.shown = { from: raw, state };
     return state;
   }

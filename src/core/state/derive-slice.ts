@@ -6,11 +6,11 @@ import { countLines, fmRecord, parseFrontmatter } from '../parse/frontmatter';
 import type { ProjectFiles } from './project-files';
 import { parseReplan } from '../parse/replan';
 import { parseSlicePlan, type PlanTask } from '../parse/slice-plan';
-import { parseTaskSummaryForState } from '../parse/task-summary';
+import { parseTaskSummaryChecked, parseTaskSummaryForState } from '../parse/task-summary';
 import type { PendingActionLine } from '../parse/known-issues';
 import { TASK_FILE_ID, type DirIndex } from '../files/gsd-layout';
 import type { Diagnostic, PendingAction, Progress, TaskEntry } from '../model/types';
-import { mergedBlocks, SIDECAR_SUFFIX } from '../hooks/engine/hook-sidecar';
+import { mergedBlocks, SIDECAR_SUFFIX, unreadableSidecar } from '../hooks/engine/hook-sidecar';
 import { NO_REVIEW_FILES, reviewFileOf, reviewHistory, type ReviewFile } from './review-history';
 
 export interface SlicePart {
@@ -124,7 +124,7 @@ function taskEntry(
   const hookState = mergedTaskState(sidecarState?.value ?? null, planState?.value ?? null);
   const summaryName = tasksDir?.fileName(t.id, 'SUMMARY') ?? null;
   const summaryFile = summaryName === null ? null : tasksDir!.join(summaryName);
-  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, parseTaskSummaryForState) : null;
+  const summary = summaryFile ? files.parseEntry(tasksDir!, summaryName!, summaryFile, files.checkWholeFrontmatter ? parseTaskSummaryChecked : parseTaskSummaryForState) : null;
   if (summary) addAll(diagnostics, summary.diagnostics);
   const s = summary?.value ?? null;
   if (s && s.id && s.id !== t.id) {
@@ -156,6 +156,7 @@ function taskEntry(
     pendingActions,
     reviews: reviewHistory(files, tasksDir, t.id, reviewFiles, diagnostics),
     extensions: hookState?.extensions ?? {},
+    hookStateUnreadable: sidecarState && sidecarState.diagnostics.length ? unreadableSidecar(sidecarFile!, sidecarState.diagnostics) : undefined,
     estimate: t.estimate || undefined,
     verify: t.verify || undefined,
     planFile: planFile ?? undefined,

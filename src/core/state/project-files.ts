@@ -34,7 +34,11 @@ export class ProjectFiles {
   /** Which files were read, when `trackReads` is on (tests of the lazy path). */
   readPaths: string[] | null = null;
 
-  constructor(readonly store: GsdStore) {}
+  /** `checkWholeFrontmatter`: summaries' frontmatter is parsed whole, to report a broken line in a key the state does not use. */
+  constructor(
+    readonly store: GsdStore,
+    readonly checkWholeFrontmatter = false,
+  ) {}
 
   dir(dir: string): DirIndex | null {
     let index = this.dirs.get(dir);

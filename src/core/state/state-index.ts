@@ -20,7 +20,8 @@ export class StateIndex {
     readonly project: ProjectLocation,
     store: GsdStore = new NodeGsdStore(),
   ) {
-    this.files = new ProjectFiles(store);
+    // The index reads the whole project (the panel): every summary's frontmatter is checked whole.
+    this.files = new ProjectFiles(store, true);
     this.source = {
       files: this.files,
       milestone: (id, dir) => {

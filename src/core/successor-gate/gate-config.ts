@@ -5,7 +5,7 @@
 // without an artifact is dropped; `enabled: false` turns it off).
 import { readBoundedText } from '../files/bounded-read';
 import { openConfined } from '../files/confine';
-import { gsdPreferencesData } from './preferences-entry';
+import { jsYamlLib } from '../parse/js-yaml-lib';
 import { GATE_HOOK_NAME, GATE_TRIGGER } from './gate-hook';
 import { preferencesCandidates, type PreferencesPlaces } from './preferences-files';
 
@@ -26,6 +26,29 @@ export interface GateConfigRead {
   looked: string[];
 }
 
+/**
+ * The frontmatter data GSD reads from PREFERENCES.md, or null when GSD would ignore the file: its
+ * fence rule (from `---\n` or `---\r\n` to the first `\n---`, `\r` removed: preferences.ts), and a
+ * YAML 1.2 core read where a duplicate key is an error, as the `yaml` package GSD uses has it.
+ * js-yaml's CORE schema reads plain settings as `yaml` does (no merge keys, no timestamps); it is
+ * already loaded where `yaml` is not, and the gate runs at every review while GSD waits (install,
+ * which writes, checks its result with `yaml` itself: preferences-entry.ts).
+ */
+export function preferencesAsGsdReads(text: string): Record<string, unknown> | null {
+  const open = text.startsWith('---\r\n') ? 5 : text.startsWith('---\n') ? 4 : -1;
+  if (open === -1) return {};
+  const end = text.indexOf('\n---', open);
+  if (end === -1) return null;
+  try {
+    const jsYaml = jsYamlLib();
+    const value = jsYaml.load(text.slice(open, end).replace(/\r/g, ''), { schema: jsYaml.CORE_SCHEMA });
+    if (value === null || value === undefined) return {};
+    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 function hookIn(file: string, confined: boolean): Record<string, unknown> | null | undefined {
   let text: string | null;
   try {
@@ -35,7 +58,7 @@ function hookIn(file: string, confined: boolean): Record<string, unknown> | null
   }
   if (text === null) return undefined;
   // Read as GSD reads it (a file GSD ignores has no hook of ours for it either).
-  const hooks = gsdPreferencesData(text).data?.post_unit_hooks;
+  const hooks = preferencesAsGsdReads(text)?.post_unit_hooks;
   if (!Array.isArray(hooks)) return null;
   const found = hooks.find((h) => h && typeof h === 'object' && typeof (h as { name?: unknown }).name === 'string' && (h as { name: string }).name.trim() === GATE_HOOK_NAME);
   return (found as Record<string, unknown> | undefined) ?? null;

@@ -59,7 +59,10 @@ async function previewAndDecide(root: string, changes: FileChange[], skipped: st
   void vscode.window
     .showInformationMessage(vscode.l10n.t('GSD: read the preview of the {0} files, then install them.', changes.length), install)
     .then((choice) => {
-      if (choice === install) decide(uri.toString(), true);
+      if (choice !== install) return;
+      // From the bell, after the preview was answered (its lens) or closed: said, not silently ignored.
+      if (!pending.has(uri.toString())) void vscode.window.showInformationMessage(vscode.l10n.t('GSD: that preview was already answered or closed, so this button does nothing now. Run GSD: Install Agent Hooks to see a new one.'));
+      else decide(uri.toString(), true);
     });
   return decided;
 }

@@ -9,6 +9,7 @@ import type { GsdWorkspace } from '../workspace/gsd-workspace';
 import { unitOfFile } from './unit-of-file';
 import { runChosenUnit } from '../dispatch/next-unit-command';
 import { promptDocuments } from '../dispatch/prompt-documents';
+import { dispatchedAgo, unitName } from '../dispatch/units-in-flight';
 import type { PanelNode } from '../panel/panel-node';
 import { compareCycles } from '../reviews/review-diff';
 import type { ReviewPanelProvider } from '../panel/review-panel-provider';
@@ -52,11 +53,14 @@ export function registerCodeLensCommands(
       // A replan rewrites the slice's plan: never dispatched in one click from a lens.
       const dispatch = vscode.l10n.t('Dispatch');
       const show = vscode.l10n.t('Show Prompt');
+      const why = vscode.l10n.t("The agent replans the slice because of {0}'s {1} pending actions, and rewrites its plan.", unit.taskId, task?.pendingActions.length ?? 0);
+      // One unit at a time: with one in flight, said here, and only the prompt is offered.
+      const flying = unit.handle.engine.currentUnit();
+      const busy = flying ? vscode.l10n.t('{0} is in flight (dispatched {1}): complete or cancel it before this can be dispatched.', unitName(flying), dispatchedAgo(flying)) : null;
       const answer = await vscode.window.showInformationMessage(
         vscode.l10n.t('Dispatch replan-slice {0}/{1}?', unit.milestoneId, unit.sliceId),
-        { modal: true, detail: vscode.l10n.t("The agent replans the slice because of {0}'s {1} pending actions, and rewrites its plan.", unit.taskId, task?.pendingActions.length ?? 0) },
-        dispatch,
-        show,
+        { modal: true, detail: busy ? `${why}\n\n${busy}` : why },
+        ...(busy ? [show] : [dispatch, show]),
       );
       if (answer === show) {
         await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(promptDocuments.add(decision)), { preview: true });

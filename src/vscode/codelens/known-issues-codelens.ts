@@ -4,7 +4,7 @@
 // cycle". In a successor project (@opengsd/gsd-pi: `.gsd/phases/NN-slug/S01-T01-SUMMARY.md`, older
 // `T01-SUMMARY.md`) the Known Issues lens only counts GSD's known issues and shows them in the
 // panel: nothing there is dispatched. The document selector keeps the provider off any other file.
-import { plainTooltipLine } from './plain-tooltip';
+import { plainText } from '../panel/project-text';
 import * as vscode from 'vscode';
 import { readCodeReview } from '../../core/parse/code-review';
 import { parseFrontmatter } from '../../core/parse/frontmatter';
@@ -55,7 +55,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
       new vscode.CodeLens(range, {
         title: `$(checklist) ${actions.length === 1 ? vscode.l10n.t('1 pending action') : vscode.l10n.t('{0} pending actions', actions.length)}`,
         command: '',
-        tooltip: actions.map((a) => `• ${plainTooltipLine(a.text)}`).join('\n') || vscode.l10n.t('No "Pending actions:" list under Known Issues'),
+        tooltip: actions.map((a) => `• ${plainText(a.text)}`).join('\n') || vscode.l10n.t('No "Pending actions:" list under Known Issues'),
       }),
     ];
     // Dispatching writes and runs things: not offered in an untrusted workspace.
@@ -77,7 +77,7 @@ export class GsdCodeLensProvider implements vscode.CodeLensProvider {
       new vscode.CodeLens(range, {
         title: `$(checklist) ${issues.length === 1 ? vscode.l10n.t('1 known issue (GSD)') : vscode.l10n.t('{0} known issues (GSD)', issues.length)}`,
         command: '',
-        tooltip: issues.map((i) => `• ${plainTooltipLine(i.text)}`).join('\n') || vscode.l10n.t('GSD recorded no open known issue for this task'),
+        tooltip: issues.map((i) => `• ${plainText(i.text)}`).join('\n') || vscode.l10n.t('GSD recorded no open known issue for this task'),
       }),
       new vscode.CodeLens(range, { title: vscode.l10n.t('Show in review panel'), command: COMMANDS.showInPanel, arguments: [document.uri] }),
       new vscode.CodeLens(range, { title: `$(lock) ${vscode.l10n.t('read-only: GSD records progress')}`, command: '', tooltip: vscode.l10n.t("A project of GSD's successor (@opengsd/gsd-pi): only GSD's own running attempts act on its known issues.") }),

@@ -58,19 +58,36 @@ export function writePromptFile(gsdDir: string, decision: DispatchDecision, now 
   }
 }
 
+/** Why the chat cannot take an agent prompt: said in full once, then in a few words. */
+interface ChatUnavailable {
+  reason: string;
+  short: string;
+}
+
 /** Why the chat cannot take an agent prompt in this VS Code, or null when it can. */
-export async function chatUnavailable(): Promise<string | null> {
+export async function chatUnavailable(): Promise<ChatUnavailable | null> {
   const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes('workbench.action.chat.open')) return vscode.l10n.t('This VS Code has no chat');
+  if (!commands.includes('workbench.action.chat.open')) return { reason: vscode.l10n.t('This VS Code has no chat'), short: vscode.l10n.t('no chat in this VS Code') };
   // Current VS Code shows its Chat view before any model is there (until the user signs in):
   // without a language model, a prompt sent there only waits for "the default agent".
+  const noModel = vscode.l10n.t('no language model in the chat yet');
   try {
     const models = await vscode.lm.selectChatModels();
-    if (models.length === 0) return vscode.l10n.t('The chat has no language model yet (sign in to GitHub Copilot, or add a model provider)');
+    if (models.length === 0) return { reason: vscode.l10n.t('The chat has no language model yet (sign in to GitHub Copilot, or add a model provider)'), short: noModel };
   } catch {
-    return vscode.l10n.t('The chat has no language model yet');
+    return { reason: vscode.l10n.t('The chat has no language model yet'), short: noModel };
   }
   return null;
+}
+
+/** Reasons already explained in full this session (the window's extension host). */
+const explained = new Set<string>();
+
+/** What a dispatch's notification says about the chat it could not use: in full the first time, then one short line. */
+function chatFallbackNote(why: ChatUnavailable): string {
+  if (explained.has(why.reason)) return vscode.l10n.t('The prompt is in a new editor ({0}).', why.short);
+  explained.add(why.reason);
+  return vscode.l10n.t('{0}; the prompt is in a new editor instead.', why.reason);
 }
 
 /** The custom agent a unit goes to in the chat: the reviewer for a review, when it is installed. */
@@ -141,7 +158,7 @@ export async function sendToTarget(
       }
     }
     const result = await toEditor(decision);
-    return { ...result, fellBackFrom: 'chat', note: `${why}; the prompt is in a new editor instead.` };
+    return { ...result, fellBackFrom: 'chat', note: chatFallbackNote(why) };
   }
   return toEditor(decision);
 }

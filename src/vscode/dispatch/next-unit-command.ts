@@ -14,7 +14,9 @@ import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { handOffToGsd, type HandOffShown } from '../successor/successor-hand-off';
 import { COMMANDS } from '../contributions/contribution-ids';
 import { isWithin } from '../../core/files/confine';
-import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
+import { UnreadableHookStateError } from '../../core/hooks/engine/hook-sidecar';
+import type { UnreadableHookState } from '../../core/model/types';
+import { readDispatchLog, type DispatchRecord } from '../../core/dispatch/dispatch-record';
 import { promptDocuments } from './prompt-documents';
 import { signalFile, signalled } from './completion-signal-rules';
 import { dispatchedAgo, unitName, type UnitsInFlight } from './units-in-flight';
@@ -28,6 +30,16 @@ export interface NextUnitResult {
   inFlight?: DispatchRecord;
   /** Set on a successor project: Next Unit was handed to GSD (nothing dispatched or written by us). */
   handOff?: HandOffShown;
+}
+
+/** The unit the status bar named when it was clicked: the click dispatches that unit or nothing. */
+export interface ShownUnit {
+  unitType: string;
+  unitId: string;
+}
+
+function isShownUnit(value: unknown): value is ShownUnit {
+  return typeof value === 'object' && value !== null && typeof (value as ShownUnit).unitType === 'string' && typeof (value as ShownUnit).unitId === 'string';
 }
 
 /** The project of the active editor's file, when it belongs to one. */
@@ -118,10 +130,16 @@ async function deliver(
   return { outcome, target: sent };
 }
 
-export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri): Promise<NextUnitResult | undefined> {
+/**
+ * `shown`: the unit the status bar named when it was clicked. When the project has moved on since
+ * (the decision now is another unit), nothing is dispatched: the bar is shown again with the new
+ * unit, and a notification says so.
+ */
+export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, hint?: vscode.Uri, shown?: ShownUnit): Promise<NextUnitResult | undefined> {
   const handle = await pickProject(workspace, hint);
   if (!handle) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
+    // No project to pick from; with several, the pick was cancelled (Esc), which says nothing.
+    if (workspace.list().length === 0) void vscode.window.showWarningMessage(vscode.l10n.t('GSD: no .gsd folder in this workspace.'));
     return undefined;
   }
   workspace.flushAll();
@@ -131,15 +149,22 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
   if (flying) {
     // One unit at a time: a second click says what is in flight and what can be done with it,
     // rather than opening the same prompt again.
-    offerInFlight(flying);
+    offerInFlight(handle, flying);
     return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
   }
   const preview = await handle.engine.preview(runOptions(log));
   for (const s of preview.hooks.skipped) log.warn(`hook ${s.name} skipped: ${s.reason}`);
   const d = preview.decision;
+  if (shown && (d?.unitType !== shown.unitType || d?.unitId !== shown.unitId)) {
+    const now = d ? unitName(d) : vscode.l10n.t('nothing to dispatch ({0})', preview.blocker ?? state.nextAction);
+    log.info(`the status bar showed ${unitName(shown)}, the next unit is now ${d ? unitName(d) : 'none'}: nothing dispatched`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('GSD: nothing dispatched: the project changed since the status bar showed {0}. The next unit is now {1}.', unitName(shown), now));
+    return { phase: preview.phase, nextAction: preview.blocker ?? state.nextAction, outcome: preview, target: null };
+  }
   if (!d) {
     const why = preview.blocker ?? state.nextAction;
-    void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
+    if (preview.blockedBy) offerBlockingFile(preview.blockedBy, vscode.l10n.t('GSD: nothing dispatched. {0}', why));
+    else void vscode.window.showInformationMessage(vscode.l10n.t('GSD ({0}): nothing to dispatch. {1}', preview.phase, why));
     return { phase: preview.phase, nextAction: why, outcome: preview, target: null };
   }
   try {
@@ -159,7 +184,7 @@ export async function runNextUnit(workspace: GsdWorkspace, log: vscode.LogOutput
 export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutputChannel, handle: ProjectHandle, unit: DispatchDecision): Promise<NextUnitResult | undefined> {
   const flying = handle.engine.currentUnit();
   if (flying) {
-    offerInFlight(flying);
+    offerInFlight(handle, flying);
     const state = workspace.state(handle);
     return { phase: state.phase, nextAction: state.nextAction, outcome: null, target: null, inFlight: flying };
   }
@@ -177,8 +202,51 @@ export async function runChosenUnit(workspace: GsdWorkspace, log: vscode.LogOutp
   }
 }
 
-/** The one notification about a unit in flight, with what can be done with it. */
-export function offerInFlight(flying: DispatchRecord): void {
+/** Nothing dispatched because a unit's hook-state file cannot be read: the reason first, and the file to open. */
+function offerBlockingFile(blocked: UnreadableHookState, message: string): void {
+  const open = vscode.l10n.t('Open {0}', path.basename(blocked.file));
+  void vscode.window.showWarningMessage(message, open).then((choice) => {
+    if (choice !== open) return;
+    const line = Math.max(0, (blocked.line ?? 1) - 1);
+    void vscode.window.showTextDocument(vscode.Uri.file(blocked.file), { selection: new vscode.Range(line, 0, line, 0) });
+  });
+}
+
+/**
+ * A unit in flight as a notification's button names it: its project and its dispatch. Such a button
+ * acts on that unit only; clicked after the unit was completed or cancelled (the notification stays
+ * in the bell), it says so and does nothing to the unit in flight then.
+ */
+export interface FlightRef {
+  gsdDir: string;
+  unitType: string;
+  unitId: string;
+  dispatchedAt: string;
+}
+
+function isFlightRef(value: unknown): value is FlightRef {
+  const r = value as FlightRef;
+  return typeof value === 'object' && value !== null && typeof r.gsdDir === 'string' && typeof r.unitId === 'string' && typeof r.dispatchedAt === 'string';
+}
+
+function flightRef(handle: ProjectHandle, r: DispatchRecord): FlightRef {
+  return { gsdDir: handle.project.gsdDir, unitType: r.unitType, unitId: r.unitId, dispatchedAt: r.dispatchedAt };
+}
+
+/** What became of a unit a notification named that is no longer in flight, in words. */
+function noLongerInFlight(handle: ProjectHandle, ref: FlightRef): string {
+  const { log } = readDispatchLog(handle.engine.store, handle.project.gsdDir);
+  const r = [...log.history, ...(log.current ? [log.current] : [])].find((x) => x.dispatchedAt === ref.dispatchedAt && x.unitId === ref.unitId);
+  const fate = r?.completedAt
+    ? vscode.l10n.t('it was completed {0}', dispatchedAgo({ dispatchedAt: r.completedAt }))
+    : r?.cancelledAt
+      ? vscode.l10n.t('it was cancelled {0}', dispatchedAgo({ dispatchedAt: r.cancelledAt }))
+      : vscode.l10n.t('another unit was dispatched since');
+  return vscode.l10n.t('GSD: {0} is no longer in flight ({1}); nothing was done.', unitName(ref), fate);
+}
+
+/** The one notification about a unit in flight, with what can be done with it (that unit only). */
+export function offerInFlight(handle: ProjectHandle, flying: DispatchRecord): void {
   const complete = vscode.l10n.t('Complete');
   const cancel = vscode.l10n.t('Cancel Unit');
   const open = vscode.l10n.t('Open Prompt');
@@ -186,7 +254,7 @@ export function offerInFlight(flying: DispatchRecord): void {
     .showInformationMessage(vscode.l10n.t('GSD: {0} is in flight (dispatched {1}). Complete or cancel it before the next unit.', unitName(flying), dispatchedAgo(flying)), complete, cancel, open)
     .then((choice) => {
       const command = choice === complete ? COMMANDS.completeUnit : choice === cancel ? COMMANDS.cancelUnit : choice === open ? COMMANDS.openUnitPrompt : undefined;
-      if (command) void vscode.commands.executeCommand(command);
+      if (command) void vscode.commands.executeCommand(command, flightRef(handle, flying));
     });
 }
 
@@ -211,6 +279,10 @@ export class UnitCompleter {
           this.log.info(`nothing to complete (${why}): ${error.message}`);
           return null;
         }
+        if (error instanceof UnreadableHookStateError) {
+          offerBlockingFile(error.unreadable, vscode.l10n.t('GSD: could not complete the unit: {0}', error.message));
+          return null;
+        }
         if (error instanceof UnsavedChangesError) {
           void vscode.window.showWarningMessage(vscode.l10n.t('GSD: could not complete the unit: {0}', error.message));
           return null;
@@ -227,21 +299,26 @@ export class UnitCompleter {
 
 /**
  * Before ✓ Complete Unit: the unit is named, and when the file it should produce (its completion
- * signal) has not been written since it was dispatched, the user confirms. True to go on.
+ * signal) has not been written since it was dispatched, the user confirms in a pick whose first,
+ * default row is Cancel: Enter (or Esc) keeps the unit in flight. (A modal dialog's default button
+ * is always its first action, so there Enter would complete.) True to go on.
  */
 async function confirmCompletion(workspace: GsdWorkspace, handle: ProjectHandle, flying: DispatchRecord): Promise<boolean> {
   const file = signalFile(workspace.state(handle), flying);
   if (!file || signalled(file, flying)) return true;
-  const go = vscode.l10n.t('Complete Anyway');
-  const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Complete {0}?', unitName(flying)),
-    {
-      modal: true,
-      detail: vscode.l10n.t('{0} has not been written since the unit was dispatched ({1}). Completing it now records the unit as finished without it.', path.relative(handle.project.root, file), dispatchedAgo(flying)),
-    },
-    go,
-  );
-  return answer === go;
+  const missing = path.relative(handle.project.root, file);
+  const cancel = { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('keep it in flight'), go: false };
+  const go = {
+    label: `$(warning) ${vscode.l10n.t('Complete Anyway')}`,
+    description: vscode.l10n.t('record it as finished without {0}', path.basename(file)),
+    detail: vscode.l10n.t('{0} has not been written since the unit was dispatched ({1}).', missing, dispatchedAgo(flying)),
+    go: true,
+  };
+  const picked = await vscode.window.showQuickPick([cancel, go], {
+    title: vscode.l10n.t('Complete {0}?', unitName(flying)),
+    placeHolder: vscode.l10n.t('{0} is missing: Enter keeps the unit in flight', path.basename(file)),
+  });
+  return picked?.go === true;
 }
 
 export function registerDispatchCommands(workspace: GsdWorkspace, completer: UnitCompleter, inFlight: UnitsInFlight, log: vscode.LogOutputChannel): vscode.Disposable[] {
@@ -250,8 +327,25 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
     const flying = workspace.list().filter((h) => inFlight.of(h));
     return flying.length === 1 && !projectOfActiveEditor(workspace) ? flying[0] : pickProject(workspace, undefined, placeHolder);
   };
-  const next = async (uri?: vscode.Uri) => {
-    const result = await runNextUnit(workspace, log, uri instanceof vscode.Uri ? uri : undefined);
+  /**
+   * The project and unit a Complete / Cancel / Open Prompt acts on: the one a notification's button
+   * names (and only while it is still in flight), else the one in flight. Undefined: nothing to do
+   * (said when it is a button's unit that is gone).
+   */
+  const target = async (arg: unknown, placeHolder: string): Promise<{ handle: ProjectHandle; flying: DispatchRecord | null } | undefined> => {
+    if (!isFlightRef(arg)) {
+      const handle = await flyingProject(placeHolder);
+      return handle ? { handle, flying: inFlight.of(handle) } : undefined;
+    }
+    const handle = workspace.list().find((h) => h.project.gsdDir === arg.gsdDir);
+    const flying = handle ? inFlight.of(handle) : null;
+    if (handle && flying && flying.dispatchedAt === arg.dispatchedAt && flying.unitId === arg.unitId) return { handle, flying };
+    void vscode.window.showInformationMessage(handle ? noLongerInFlight(handle, arg) : vscode.l10n.t('GSD: {0} is no longer in flight (its project is not open); nothing was done.', unitName(arg)));
+    return undefined;
+  };
+  // From the explorer or an editor: the file's URI; from the status bar: the unit it showed.
+  const next = async (arg?: unknown) => {
+    const result = await runNextUnit(workspace, log, arg instanceof vscode.Uri ? arg : undefined, isShownUnit(arg) ? arg : undefined);
     inFlight.checkAll();
     return result;
   };
@@ -259,14 +353,14 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
     registerGuardedCommand(log, COMMANDS.nextUnit, next),
     // The view's button on a successor project: the same command, which hands over to GSD there.
     registerGuardedCommand(log, COMMANDS.handOffToGsd, () => next()),
-    registerGuardedCommand(log, COMMANDS.completeUnit, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Complete the unit in flight of which GSD project?'));
-      if (!handle) return null;
+    registerGuardedCommand(log, COMMANDS.completeUnit, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Complete the unit in flight of which GSD project?'));
+      if (!chosen) return null;
+      const { handle, flying } = chosen;
       if (workspace.isReadOnly(handle)) {
         void vscode.window.showInformationMessage(vscode.l10n.t("GSD: this project is GSD's own (@opengsd/gsd-pi): only GSD's running attempts complete its units."));
         return null;
       }
-      const flying = inFlight.of(handle);
       if (!flying) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
         return null;
@@ -277,10 +371,11 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       if (out) void vscode.window.showInformationMessage(vscode.l10n.t('GSD: {0} completed.', unitName(out.result)));
       return out;
     }),
-    registerGuardedCommand(log, COMMANDS.cancelUnit, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Cancel the unit in flight of which GSD project?'));
-      if (!handle || workspace.isReadOnly(handle)) return null;
-      const cancelled = handle.engine.cancel(runOptions(log));
+    registerGuardedCommand(log, COMMANDS.cancelUnit, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Cancel the unit in flight of which GSD project?'));
+      if (!chosen || workspace.isReadOnly(chosen.handle)) return null;
+      const { handle } = chosen;
+      const cancelled = chosen.flying ? handle.engine.cancel(runOptions(log)) : null;
       inFlight.check(handle);
       if (cancelled) log.info(`cancelled ${unitName(cancelled)} (dispatched ${cancelled.dispatchedAt})`);
       void vscode.window.showInformationMessage(
@@ -288,14 +383,14 @@ export function registerDispatchCommands(workspace: GsdWorkspace, completer: Uni
       );
       return cancelled;
     }),
-    registerGuardedCommand(log, COMMANDS.openUnitPrompt, async () => {
-      const handle = await flyingProject(vscode.l10n.t('Open the prompt of which GSD project\'s unit in flight?'));
-      const flying = handle ? inFlight.of(handle) : null;
-      if (!flying) {
+    registerGuardedCommand(log, COMMANDS.openUnitPrompt, async (arg?: unknown) => {
+      const chosen = await target(arg, vscode.l10n.t('Open the prompt of which GSD project\'s unit in flight?'));
+      if (!chosen) return undefined;
+      if (!chosen.flying) {
         void vscode.window.showInformationMessage(vscode.l10n.t('GSD: no dispatched unit is waiting to be completed.'));
         return undefined;
       }
-      const document = await vscode.workspace.openTextDocument(promptDocuments.add(flying));
+      const document = await vscode.workspace.openTextDocument(promptDocuments.add(chosen.flying));
       return vscode.window.showTextDocument(document, { preview: true });
     }),
   ];

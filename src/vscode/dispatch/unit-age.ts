@@ -23,6 +23,19 @@ export function timeAgo(iso: string, now: number, locale: string): string {
   return format.format(-value, 'year');
 }
 
+/**
+ * How long until timeAgo's text for `iso` changes: it counts whole seconds rounded (so a unit
+ * turns at 0.5 s before each whole one), says "now" under a minute, then whole minutes, hours and
+ * days. A shown age is said again at that moment, not on a clock of its own (which said "now" at 87 s).
+ */
+export function msUntilAgeChanges(iso: string, now: number): number {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return Infinity;
+  const elapsed = Math.max(0, now - at);
+  const step = elapsed < 3_600_000 - 500 ? 60_000 : elapsed < 86_400_000 - 500 ? 3_600_000 : 86_400_000;
+  return (Math.floor((elapsed + 500) / step) + 1) * step - 500 - elapsed;
+}
+
 /** A date and time in the reader's locale; the text itself when it is no date. */
 export function humanDate(iso: string, locale: string): string {
   const at = Date.parse(iso);

@@ -1,11 +1,11 @@
 // The unit each project has in flight (dispatched, neither completed nor cancelled), as the status
 // bar and the panel show it. Read from the dispatch record after every change of the project and
-// after our own dispatch, complete and cancel; a minute tick keeps the shown age current.
+// after our own dispatch, complete and cancel; a tick when the shown age's words change keeps it current.
 import * as vscode from 'vscode';
 import type { DispatchRecord } from '../../core/dispatch/dispatch-record';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
 import { Owner } from '../lifecycle/owner';
-import { timeAgo } from './unit-age';
+import { msUntilAgeChanges, timeAgo } from './unit-age';
 import { CONTEXT_KEYS } from '../contributions/contribution-ids';
 
 export interface InFlightChange {
@@ -14,7 +14,8 @@ export interface InFlightChange {
   after: DispatchRecord | null;
 }
 
-const AGE_TICK_MS = 30_000;
+/** The longest wait between two ticks while a unit is in flight. */
+const MAX_TICK_MS = 60 * 60_000;
 
 export class UnitsInFlight extends Owner {
   private readonly known = new Map<string, DispatchRecord | null>();
@@ -29,12 +30,24 @@ export class UnitsInFlight extends Owner {
     super();
     this.own(workspace.onDidChangeState(({ handle }) => this.check(handle)));
     this.own(workspace.onDidChangeProjects(() => this.checkAll()));
-    const tick = () => {
-      if ([...this.known.values()].some((r) => r)) this.ticked.fire();
-      this.after(AGE_TICK_MS, tick);
-    };
-    this.after(AGE_TICK_MS, tick);
     this.checkAll();
+  }
+
+  /** Cancels the next tick. */
+  private cancelTick: (() => void) | undefined;
+
+  /** The next tick: when the first shown age changes its words (unit-age.ts), none while nothing is in flight. */
+  private scheduleTick(): void {
+    this.cancelTick?.();
+    this.cancelTick = undefined;
+    const now = Date.now();
+    const waits = [...this.known.values()].flatMap((r) => (r ? [msUntilAgeChanges(r.dispatchedAt, now)] : []));
+    if (waits.length === 0) return;
+    // A little after the change, so the age read then is the new one; bounded, for a clock set back.
+    this.cancelTick = this.after(Math.min(Math.min(...waits) + 50, MAX_TICK_MS), () => {
+      this.ticked.fire();
+      this.scheduleTick();
+    });
   }
 
   /** The unit in flight in `handle`'s project (none in a read-only project). */
@@ -57,6 +70,7 @@ export class UnitsInFlight extends Owner {
     if (!same) {
       void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.unitInFlight, [...this.known.values()].some((r) => r));
       this.changed.fire({ handle, before, after });
+      this.scheduleTick();
     }
   }
 
@@ -66,7 +80,7 @@ export class UnitsInFlight extends Owner {
 }
 
 /** "execute-task M001/S01/T02". */
-export function unitName(r: Pick<DispatchRecord, 'unitType' | 'unitId'>): string {
+export function unitName(r: { unitType: string; unitId: string }): string {
   return `${r.unitType} ${r.unitId}`;
 }
 

@@ -54,7 +54,9 @@ export function collapsible(c: PanelContext, hasChildren: boolean, wantsOpen: bo
 const ICONS: Record<string, [string, string?]> = {
   done: ['pass-filled', 'testing.iconPassed'],
   complete: ['pass-filled', 'testing.iconPassed'],
-  active: ['play-circle', 'charts.blue'],
+  // Not the play icon: that one marks the unit Next Unit dispatches (and the status bar names), which
+  // may be another than GSD's active task; telling them apart by colour alone was not enough.
+  active: ['target', 'charts.blue'],
   pending: ['circle-large-outline'],
   blocked: ['circle-slash', 'problemsWarningIcon.foreground'],
   replanning: ['sync', 'problemsWarningIcon.foreground'],
@@ -78,10 +80,8 @@ export function md(text: string): vscode.MarkdownString {
   return m;
 }
 
-/** Markdown special characters of text taken from the project's files (a title, an issue). */
-export function esc(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
-}
+/** Text taken from the project's files (a title, an issue) in a tooltip: its code spans as code, the rest as written. */
+export { markdownText as esc } from './project-text';
 
 /** A slice or milestone that is the next unit: "next" in its label, after the id. */
 export function markNext(item: vscode.TreeItem, c: PanelContext, unitId: string, id: string): void {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { PendingAction } from '../../core/model/types';
 import { PENDING_ACTION_CONTEXT } from './context-values';
 import { md, openAt, PanelNode } from './panel-node';
+import { markdownText, plainText } from './project-text';
 import { pendingSourceLabel } from '../successor/successor-panel';
 
 export class PendingActionNode extends PanelNode {
@@ -22,11 +23,12 @@ export class PendingActionNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const a = this.action;
-    const item = new vscode.TreeItem(a.text, vscode.TreeItemCollapsibleState.None);
+    // A row is plain text: its code spans read as quotes; the tooltip renders them as code.
+    const item = new vscode.TreeItem(plainText(a.text), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsWarningIcon.foreground'));
     item.description = this.showTask ? `${a.milestoneId}/${a.sliceId}/${a.taskId}` : a.source === 'summary' ? '' : vscode.l10n.t('from {0}', pendingSourceLabel(a));
-    item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, pendingSourceLabel(a))}\n\n${a.text}\n\n${path.basename(a.file)}:${a.line}`);
+    item.tooltip = md(`${vscode.l10n.t('**Pending action** of {0} ({1})', a.taskId, pendingSourceLabel(a))}\n\n${markdownText(a.text)}\n\n${path.basename(a.file)}:${a.line}`);
     item.command = openAt(a.file, a.line);
     item.contextValue = PENDING_ACTION_CONTEXT;
     item.resourceUri = vscode.Uri.file(a.file);

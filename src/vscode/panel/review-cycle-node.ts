@@ -1,6 +1,7 @@
 // One review cycle of a task: verdict, open and resolved issues; click opens that cycle's review.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeMarkdown, markdownText } from './project-text';
 import type { ReviewCycle } from '../../core/model/types';
 import { gsdReviewInDatabase, gsdReviewLabel } from '../successor/successor-panel';
 import { GSD_REVIEW_CONTEXT, reviewCycleContext } from './context-values';
@@ -31,7 +32,7 @@ export class ReviewCycleNode extends PanelNode {
     if (!r) return item;
     item.iconPath = r.passed ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
     item.description = vscode.l10n.t('{0} · {1} open · {2} resolved', r.passed ? vscode.l10n.t('passed') : r.verdict === 'approved' ? vscode.l10n.t('approved with open issues') : vscode.l10n.t('changes requested'), r.openIssues.length, r.resolvedIssues.length);
-    const issues = boundedList(r.openIssues, (i) => `- ${i.severity ? `**${i.severity}** ` : ''}${i.location ? `\`${i.location}\` ` : ''}${i.text}`, (n) => vscode.l10n.t('- … and {0} more (see the review)', n)).join('\n');
+    const issues = boundedList(r.openIssues, (i) => `- ${i.severity ? `**${escapeMarkdown(i.severity)}** ` : ''}${i.location ? `\`${i.location.replace(/`/g, '')}\` ` : ''}${markdownText(i.text)}`, (n) => vscode.l10n.t('- … and {0} more (see the review)', n)).join('\n');
     item.tooltip = md(`${vscode.l10n.t('**{0} review, cycle {1}**: {2}', this.task.tid, r.cycle, r.verdict ?? vscode.l10n.t('no verdict'))}\n\n${issues || vscode.l10n.t('No open issues.')}\n\n${path.basename(r.file)}`);
     item.command = openAt(r.file);
     item.resourceUri = vscode.Uri.file(r.file);

@@ -41,8 +41,9 @@ export class TaskNode extends PanelNode {
     const flying = snapshot.inFlight;
     const inFlight = flying && !flying.completedAt ? { unitType: flying.unitType, unitId: flying.unitId, ago: dispatchedAgo(flying) } : null;
     // Each kind of active row its own icon: in flight, next, in review, then the task's status.
-    item.iconPath =
-      inFlight?.unitId === unitId
+    item.iconPath = t.hookStateUnreadable
+      ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+      : inFlight?.unitId === unitId
         ? new vscode.ThemeIcon('watch', new vscode.ThemeColor('charts.blue'))
         : snapshot.next?.unitId === unitId
           ? new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.green'))
@@ -61,10 +62,10 @@ export class TaskNode extends PanelNode {
     item.tooltip = md(shown.tooltip);
     item.contextValue = taskContext(t.status, t.reviews.length > 0, this.c.snapshot().state.readOnly);
     const file = t.summaryFile ?? t.planFile;
-    if (file) {
-      item.command = openAt(file);
-      item.resourceUri = vscode.Uri.file(file);
-    }
+    if (file) item.resourceUri = vscode.Uri.file(file);
+    // A blocked task opens the file that blocks it, at the line its reader stopped.
+    if (t.hookStateUnreadable) item.command = openAt(t.hookStateUnreadable.file, t.hookStateUnreadable.line);
+    else if (file) item.command = openAt(file);
     return item;
   }
   override children(): PanelNode[] {

@@ -4,6 +4,7 @@
 import type { ReviewLoopTaskState } from '../../core/hooks/builtin/review-loop/review-loop-state';
 import type { TaskEntry } from '../../core/model/types';
 import { boundedList } from './tooltip-list';
+import { escapeMarkdown, markdownText, plainText } from './project-text';
 
 export interface NextUnitRef {
   unitType: string;
@@ -35,10 +36,12 @@ export function taskStateWords(review: ReviewLoopTaskState, isNext: boolean, tr:
   return words;
 }
 
-/** Markdown special characters of text taken from the project's files. */
-function esc(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
+function baseName(file: string): string {
+  return file.split(/[\\/]/).pop() ?? file;
 }
+
+/** Text taken from the project's files: code spans as code, the rest as written (project-text.ts). */
+const esc = markdownText;
 
 /** The unit in flight, with its age already said ("3 minutes ago"). */
 export interface InFlightRef {
@@ -70,7 +73,9 @@ export function presentTask(
   const { inFlight = null, date = (iso: string) => iso, personTurn = null } = row;
   const isInFlight = inFlight?.unitId === unitId;
   const isNext = next?.unitId === unitId;
-  const words = taskStateWords(review, isNext, tr, isInFlight);
+  const blocked = t.hookStateUnreadable;
+  // An unreadable sidecar hides where the review stands: the row says that, never a cycle read as none.
+  const words = blocked ? [tr('blocked by {0}', baseName(blocked.file))] : taskStateWords(review, isNext, tr, isInFlight);
   const reviewWaits = !!personTurn && t.done && !review.outcome;
   if (reviewWaits) words.push(tr('review waits'));
   // Our review gate on a successor project, where GSD paused auto mode (gate-view.ts).
@@ -82,14 +87,24 @@ export function presentTask(
   const label = words.length ? `${t.id} · ${words.join(' · ')}` : t.id;
   // The label keeps to what fits a 300 px sidebar at a task's depth; the count of pending actions
   // (also child rows) leads the description, the estimate is in the tooltip.
-  const description = [t.pendingActions.length ? tr('{0} pending', t.pendingActions.length) : '', t.title].filter(Boolean).join(' · ');
+  const description = [t.pendingActions.length ? tr('{0} pending', t.pendingActions.length) : '', plainText(t.title)].filter(Boolean).join(' · ');
 
   const lines = [`**${t.id}: ${esc(t.title)}**`];
   if (t.oneLiner) lines.push('', esc(t.oneLiner));
-  const status = [tr('Status: {0}', t.status)];
-  if (t.verificationResult) status.push(tr('verification {0}', t.verificationResult));
+  // A task in the review loop is not simply "done", and its summary's verification is from before the fixes.
+  const a0 = review.activeReview;
+  const status = [
+    a0 ? (a0.status === 'fixing' ? tr('Status: fixing review issues') : tr('Status: waiting for review')) : review.outcome && !review.outcome.passed ? tr('Status: done, review stopped with issues open') : tr('Status: {0}', t.status),
+  ];
+  if (t.verificationResult) status.push(tr('summary verification: {0}', t.verificationResult));
   if (t.estimate) status.push(tr('estimate {0}', t.estimate));
   lines.push('', status.join(' · '));
+  if (blocked) {
+    lines.push(
+      '',
+      tr('**Blocked:** its hook-state file `{0}` cannot be read ({1}). The review loop cannot tell where this task stands, so nothing is dispatched for it until the file is fixed; deleting the file would start its review again at cycle 1.', baseName(blocked.file), escapeMarkdown(blocked.line ? tr('line {0}: {1}', blocked.line, blocked.reason) : blocked.reason)),
+    );
+  }
   if (isInFlight && inFlight) lines.push('', tr('**In flight:** `{0}`, dispatched {1}.', inFlight.unitType, inFlight.ago));
   else if (isNext && next) lines.push('', tr('**Next unit:** `{0}` (decided by {1}): what GSD: Next Unit dispatches now.', next.unitType, next.source));
   if (review.activeReview) {
@@ -98,7 +113,7 @@ export function presentTask(
   } else if (review.outcome) {
     const n = review.outcome.cycles;
     lines.push('', review.outcome.passed ? (n === 1 ? tr('**Review:** passed in 1 cycle') : tr('**Review:** passed in {0} cycles', n)) : tr('**Review:** stopped after {0} cycles with issues open', n));
-  } else if (!t.reviews.length) {
+  } else if (!t.reviews.length && !blocked) {
     lines.push('', tr('**Review:** none yet'));
   }
   if (reviewWaits) lines.push('', tr('**The review waits:** {0}. The review loop goes on once GSD does.', esc(personTurn!.replace(/\.\s*$/, ''))));

@@ -4,6 +4,7 @@
 // Quick fixes: Show in review panel, Open review.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { plainText } from '../panel/project-text';
 import { severityOf, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
 import { COMMANDS } from '../contributions/contribution-ids';
 
@@ -24,7 +25,8 @@ function diagnosticOf(f: ReviewFinding, exists: (file: string) => boolean): { fi
   const placed = f.file !== null && f.location?.line !== null && exists(f.file);
   const file = placed ? f.file! : f.reviewFile;
   const line = Math.max(0, (placed ? f.location!.line! : f.reviewLine || 1) - 1);
-  const message = `${f.severity ? `${f.severity}: ` : ''}${f.text} (${f.taskId}, review cycle ${f.cycle})`;
+  // Problems shows plain text: the review's code spans read as quotes, not raw backticks.
+  const message = `${f.severity ? `${f.severity}: ` : ''}${plainText(f.text)} (${f.taskId}, review cycle ${f.cycle})`;
   const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), message, SEVERITY[severityOf(f.severity)]);
   d.source = FINDINGS_SOURCE;
   d.code = f.taskId;

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { markdownText } from '../panel/project-text';
 import { lineAfterEdits, lineEditBetween, type LineEdit } from '../../core/reviews/line-tracking';
 import { reviewFindings, unplacedNote, type FindingIndex, type ReviewFinding } from '../../core/reviews/review-findings';
 import type { GsdWorkspace, ProjectHandle } from '../workspace/gsd-workspace';
@@ -223,7 +224,8 @@ export class FindingThreads implements vscode.Disposable {
     const body = new vscode.MarkdownString();
     body.appendMarkdown(`**${severity}** · ${f.taskId} · review cycle ${f.cycle}${f.resolved ? ' · resolved' : ''}\n\n`);
     // Escaped by hand: appendText turns spaces into &nbsp;, and the comment would not wrap.
-    body.appendMarkdown(f.text.replace(/[\\`*_{}[\]<>#|]/g, '\\$&'));
+    // Its code spans render as code; nothing else of the review's text is taken as markdown.
+    body.appendMarkdown(markdownText(f.text));
     body.appendMarkdown('\n\n');
     const reviewName = path.basename(f.reviewFile);
     if (f.reviewLine > 0) {

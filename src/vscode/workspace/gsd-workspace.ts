@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../../core/agent-hooks/hook-log';
+import { dispatchLogFile } from '../../core/dispatch/dispatch-record';
 import { runtimeDir } from '../../core/files/runtime-folder';
 import type { DispatchOutcome } from '../../core/dispatch/dispatch';
 import { openLocatedProject, type Project } from '../../core/project/open-project';
@@ -40,17 +41,47 @@ export interface ProjectChange {
   paths: string[];
 }
 
+/**
+ * What a preview of GSD: Next Unit rests on: the engine's state (the same object until something it
+ * depends on changed) and the dispatch record (the unit in flight, and the history the loop guard
+ * reads), as text. A preview is shown only while both are what they were when it was worked out.
+ */
+interface NextInputs {
+  state: ProjectState;
+  record: string | null;
+}
+
+/** A preview of GSD: Next Unit, with what it was worked out from. */
+interface WorkedOut {
+  inputs: NextInputs;
+  /** Null when it could not be worked out (`error` says why). */
+  outcome: DispatchOutcome | null;
+  error?: string;
+}
+
+/** The unit GSD: Next Unit would dispatch now, as far as it is known. */
+export type NextUnitNow =
+  /** Worked out from the project as it is now. */
+  | { status: 'known'; outcome: DispatchOutcome }
+  /** Worked out from the project as it is now, and it failed. */
+  | { status: 'failed'; error: string }
+  /** The project changed since it was last worked out; it is being worked out again. */
+  | { status: 'working' };
+
 interface Watched {
   handle: ProjectHandle;
   watcher: vscode.FileSystemWatcher;
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
+  /** The state last announced (onDidChangeState): what the next flush compares with. */
   last: ProjectState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
   /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
-  next: DispatchOutcome | undefined;
+  next: WorkedOut | undefined;
   nextVersion: number;
+  /** The inputs of the preview being worked out now (none when none is). */
+  working: NextInputs | undefined;
   /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
   kind: ProjectKind;
 }
@@ -140,7 +171,7 @@ export class GsdWorkspace implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, kind: this.detect(handle) };
+    const w: Watched = { handle, watcher, pending: new Set(), timer: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle) };
     if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
@@ -191,6 +222,9 @@ export class GsdWorkspace implements vscode.Disposable {
     w.handle.engine.changed(paths);
     const before = w.last;
     const after = this.state(w.handle);
+    // Only here: a view reading the state after our own write (which the engine applies at once)
+    // must not make the watcher's later report of that write look like no change.
+    w.last = after;
     const changes = stateChanges(before, after);
     // A database appearing (or becoming readable) changes where the state comes from, even when the
     // state itself reads the same: a project-level change, so the panel names the new source.
@@ -211,10 +245,7 @@ export class GsdWorkspace implements vscode.Disposable {
 
   /** The derived state (incremental; broken input is in its diagnostics, never an exception). */
   state(handle: ProjectHandle): ProjectState {
-    const state = handle.engine.state();
-    const w = this.watched.find((x) => x.handle === handle);
-    if (w) w.last = state;
-    return state;
+    return handle.engine.state();
   }
 
   /** What GSD: Next Unit would dispatch now, hooks included, on the engine's state, writing nothing. */
@@ -223,45 +254,71 @@ export class GsdWorkspace implements vscode.Disposable {
   }
 
   /**
-   * The unit GSD: Next Unit would dispatch, as last worked out (undefined before the first time).
-   * The panel's "next" and the status bar show this, never the default dispatch alone: a hook (the
-   * review loop) may decide another unit than the active task.
+   * The unit GSD: Next Unit would dispatch now, hooks included; undefined while it is being worked
+   * out (or could not be). The panel's "next" and the status bar show this, never the default
+   * dispatch alone: a hook (the review loop) may decide another unit than the active task.
    */
   nextUnit(handle: ProjectHandle): DispatchOutcome | undefined {
-    return this.watched.find((x) => x.handle === handle)?.next;
+    const now = this.nextUnitNow(handle);
+    return now.status === 'known' ? now.outcome : undefined;
   }
 
-  /** Works out the next unit again for every project; announces the ones that changed. */
+  /**
+   * The unit GSD: Next Unit would dispatch, from the project as it is at this moment: a preview worked
+   * out from other inputs (a unit completed, dispatched or cancelled since, a file changed) is never
+   * answered; it is worked out again, and onDidChangeNextUnit says when it is known.
+   */
+  nextUnitNow(handle: ProjectHandle): NextUnitNow {
+    const w = this.watched.find((x) => x.handle === handle);
+    if (!w || w.kind === 'successor') return { status: 'failed', error: 'not a project whose units we dispatch' };
+    const inputs = this.inputsOf(w);
+    const known = w.next;
+    if (known && sameInputs(known.inputs, inputs)) return known.outcome ? { status: 'known', outcome: known.outcome } : { status: 'failed', error: known.error ?? 'unknown' };
+    if (!w.working || !sameInputs(w.working, inputs)) void this.updateNextUnit(w);
+    return { status: 'working' };
+  }
+
+  private inputsOf(w: Watched): NextInputs {
+    let record: string | null;
+    try {
+      record = w.handle.engine.store.readText(dispatchLogFile(w.handle.project.gsdDir));
+    } catch (error) {
+      record = `unreadable: ${(error as Error).message}`;
+    }
+    return { state: w.handle.engine.state(), record };
+  }
+
+  /** Works out the next unit again for every project; announces each one. */
   async updateNextUnits(): Promise<void> {
     await Promise.all(this.watched.map((w) => this.updateNextUnit(w)));
   }
 
   private async updateNextUnit(w: Watched): Promise<void> {
     const version = ++w.nextVersion;
+    const before = w.next?.outcome?.decision?.unitId ?? null;
     // GSD picks the next unit of a successor project itself; our dispatch (and its hooks) never runs there.
     if (w.kind === 'successor') {
-      const stale = w.next;
       w.next = undefined;
       // Announced every time: the status bar shows the (read-only) phase from this event.
-      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
+      this.nextUnitChanged.fire({ handle: w.handle, before, after: null });
       return;
     }
-    let next: DispatchOutcome;
+    // Taken before the preview reads anything: if the project changes while it runs, the preview is
+    // kept under the older inputs and so is worked out again when next asked for, never shown as current.
+    const inputs = this.inputsOf(w);
+    w.working = inputs;
+    let worked: WorkedOut;
     try {
-      next = await this.preview(w.handle);
+      worked = { inputs, outcome: await this.preview(w.handle) };
     } catch (error) {
       this.log.warn(`could not work out the next unit: ${(error as Error).message}`);
-      if (version !== w.nextVersion) return;
       // Shown as unknown (status bar warning, no "next" mark), never as the previous answer.
-      const stale = w.next;
-      w.next = undefined;
-      this.nextUnitChanged.fire({ handle: w.handle, before: stale?.decision?.unitId ?? null, after: null });
-      return;
+      worked = { inputs, outcome: null, error: (error as Error).message };
     }
     if (version !== w.nextVersion || !this.watched.includes(w)) return;
-    const before = w.next;
-    w.next = next;
-    this.nextUnitChanged.fire({ handle: w.handle, before: before?.decision?.unitId ?? null, after: next.decision?.unitId ?? null });
+    w.working = undefined;
+    w.next = worked;
+    this.nextUnitChanged.fire({ handle: w.handle, before, after: worked.outcome?.decision?.unitId ?? null });
   }
 
   /** Re-reads everything (the Refresh command). */
@@ -292,4 +349,8 @@ export class GsdWorkspace implements vscode.Disposable {
     for (const w of this.folderWatchers) w.dispose();
     for (const d of this.subscriptions) d.dispose();
   }
+}
+
+function sameInputs(a: NextInputs, b: NextInputs): boolean {
+  return a.state === b.state && a.record === b.record;
 }

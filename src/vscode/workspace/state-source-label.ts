@@ -17,7 +17,7 @@ export function sourceLabel(workspace: GsdWorkspace): SourceLabel {
   if (sources.length === 0) return { description: undefined, message: undefined };
   const description = [...new Set(sources.map((s) => s.source.label))].join(' · ');
   const lines = sources
-    .filter((s) => s.source.kind !== 'markdown' || s.source.projectKind !== 'markdown')
+    .filter((s) => s.source.kind !== 'markdown' || s.source.projectKind !== 'markdown' || s.source.fallback)
     .map((s) => `${sources.length > 1 ? `${s.name}: ` : ''}State from ${s.source.label}.${s.source.fallback ? ` ${s.source.fallback}` : ''}`);
   return { description, message: lines.length ? lines.join('\n') : undefined };
 }

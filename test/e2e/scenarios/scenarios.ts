@@ -11,6 +11,7 @@ import type { HostDriver } from '../hosts/driver';
 import { startScriptedModel, userTexts, type ModelRequest, type ScriptedModel } from '../scripted-model/server';
 import { conversations, hookMessages, isCompaction, toolResults, transcript } from './observe';
 import { EXECUTE_PROMPT, reviewLoopScript, SOURCES, STOPPED_EARLY, summary, T02_SOURCE, T02_SUMMARY, type LoopOptions } from './review-loop-script';
+import { skipBecause } from '../../shared/skip-because';
 
 const REVIEW_FILE = `${S02_TASKS}/T02-CODE-REVIEW.md`;
 
@@ -127,8 +128,7 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
     it(title, async function () {
       const why = notes.pending?.[title];
       if (why) {
-        console.log(`  pending in ${driver.title}: ${why}`);
-        this.skip();
+        skipBecause(this, `pending in ${driver.title}: ${why}`);
       }
       await body();
     });
@@ -221,6 +221,10 @@ export function defineScenarios(driver: HostDriver, notes: { pending?: Record<st
       assert.match(unit.stderr, warned, `the terminal dispatch did not warn that the guard will not run: ${unit.stderr}`);
       assert.match(unit.stderr, /install-hooks --host copilot-cli --user/);
       assert.ok(userTexts(revs[0]).some((t) => warned.test(t)), 'the prompt the host sent its model did not carry the warning');
+      // What the host did, which the warning was about: it ran none of our hooks (the bridge logs every
+      // event it answers), and the reviewer's edit of the source went through.
+      assert.equal((c.world.read('.gsd/gsd-review-loop/hooks.jsonl') ?? '').trim(), '', 'a hook of ours ran in the folder Copilot CLI does not trust');
+      assert.match(c.world.read(T02_SOURCE) ?? '', /\/\* reviewed \*\//, "the reviewer's edit did not reach the source: then the guard ran after all, and the warning was wrong");
       return;
     }
     assert.doesNotMatch(unit.stderr, warned, 'a warning where the guard holds');

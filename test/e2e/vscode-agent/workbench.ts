@@ -150,7 +150,8 @@ export async function runCommand(page: Page, label: string, timeoutMs = 60_000):
       }
     }
     await page.keyboard.press('Escape');
-    await page.waitForTimeout(1000);
+    // Asked again once the palette has closed (the extension may still be activating).
+    await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
   }
   throw new Error(`the command palette never offered "${label}"`);
 }
@@ -208,4 +209,16 @@ export async function waitUntil(what: string, done: () => boolean | Promise<bool
 /** The text the chat view shows (the conversation list). */
 export async function chatText(page: Page): Promise<string> {
   return page.locator('.interactive-list').first().innerText().catch(() => '');
+}
+
+/** Waits until the chat view has drawn what it got: its text the same over three reads in a row. */
+export async function chatSettled(page: Page, timeoutMs = 30_000): Promise<void> {
+  let last = '';
+  let same = 0;
+  await waitUntil('the chat view to settle', async () => {
+    const now = await chatText(page);
+    same = now === last && now !== '' ? same + 1 : 0;
+    last = now;
+    return same >= 2;
+  }, timeoutMs);
 }

@@ -1,10 +1,13 @@
 // Counts the notifications the extension shows while `run` runs, by wrapping the window API
 // the extension host hands to this extension (tests and extension share it).
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { captureWorkbench } from './workbench';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
 
-export async function notificationsDuring<T>(run: () => Thenable<T> | Promise<T>): Promise<{ result: T; messages: string[] }> {
+/** `run` gets the messages shown so far, to wait on one (a click runs its command a moment later). */
+export async function notificationsDuring<T>(run: (messages: readonly string[]) => Thenable<T> | Promise<T>): Promise<{ result: T; messages: string[] }> {
   const w = vscode.window as unknown as Record<string, Show>;
   const names = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
   const originals = names.map((n) => w[n]);
@@ -18,7 +21,7 @@ export async function notificationsDuring<T>(run: () => Thenable<T> | Promise<T>
     };
   });
   try {
-    return { result: await run(), messages };
+    return { result: await run(messages), messages };
   } finally {
     names.forEach((n, i) => (w[n] = originals[i]));
   }
@@ -57,4 +60,26 @@ export async function answeringModals<T>(answer: string | undefined, run: () => 
   } finally {
     names.forEach((n, i) => (w[n] = originals[i]));
   }
+}
+
+/**
+ * Runs Complete Unit and answers its confirmation pick (the unit's file not written yet) as a person
+ * would: Enter on the first row (Cancel), or Down and Enter (Complete Anyway). When the unit's file
+ * was written, Complete asks nothing and is done first. Waits for the pick in the page when the
+ * runner's browser is there, else a moment.
+ */
+export async function completeAnswering(answer: 'Cancel' | 'Complete Anyway', shot: string): Promise<{ result: unknown; asked: boolean }> {
+  const done = Promise.resolve(vscode.commands.executeCommand('gsdReviewLoop.completeUnit'));
+  const first = await Promise.race([
+    done.then(() => 'done' as const),
+    captureWorkbench(shot, ['Complete Anyway']).then(async (view) => {
+      if (!view) await new Promise((r) => setTimeout(r, 1000));
+      return view ? (view.seen['Complete Anyway'] ? ('asked' as const) : ('not seen' as const)) : ('no page' as const);
+    }),
+  ]);
+  if (first === 'done') return { result: await done, asked: false };
+  assert.notEqual(first, 'not seen', 'Complete Unit neither finished nor showed its confirmation');
+  if (answer === 'Complete Anyway') await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  return { result: await done, asked: true };
 }

@@ -15,18 +15,12 @@ import type { GsdExtensionApi } from '../../../src/extension';
 import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { activateExtension, EXTENSION_ID, labelOf } from '../helpers/extension';
 import { notificationsDuring } from '../helpers/notifications';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
+import { acceptPickUntilPreview } from '../helpers/install-preview';
+import { waitFor } from '../helpers/wait-for';
 
 const UNIT = 'M001/S02/T02';
 const KEY = `gsd-review-loop/execute-task/${UNIT}`;
-
-async function waitFor(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("our review loop as GSD's review gate (@opengsd/gsd-pi 1.x)", () => {
   let api: GsdExtensionApi;
@@ -153,7 +147,7 @@ describe("our review loop as GSD's review gate (@opengsd/gsd-pi 1.x)", () => {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     const expect = ['cycle 3: fixing', 'Review cycle 2', 'No idempotency key', 'GSD review'];
     const view = await captureWorkbench('successor-review-gate', expect, 45_000);
-    if (view) assert.deepEqual(Object.values(view.seen), expect.map(() => true), JSON.stringify(view.seen));
+    checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), expect.map(() => true), JSON.stringify(v.seen)));
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -191,14 +185,7 @@ describe("GSD: Install Agent Hooks on a successor project installs our review ga
     const { result, messages } = await notificationsDuring(async () => {
       const installing = vscode.commands.executeCommand<string[] | undefined>('gsdReviewLoop.installAgentHooks');
       // The scope pick: "for this project" is first.
-      await new Promise((r) => setTimeout(r, 500));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      let preview: vscode.TextDocument | undefined;
-      for (let i = 0; i < 100 && !preview; i++) {
-        preview = vscode.window.activeTextEditor?.document;
-        if (preview?.uri.scheme !== 'gsd-hooks-preview') preview = undefined;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const preview = await acceptPickUntilPreview();
       assert.ok(preview, 'the preview is the active editor');
       const text = preview.getText();
       assert.match(text, /^GSD's review gate: after each execute-task in auto mode/m);
@@ -209,7 +196,7 @@ describe("GSD: Install Agent Hooks on a successor project installs our review ga
       const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri)) ?? [];
       assert.deepEqual(lenses.map((l) => l.command?.title), ['$(check) Install these files', 'Cancel']);
       const view = await captureWorkbench('successor-install-gate-preview', ['Install these files', "GSD's review gate"]);
-      if (view) assert.deepEqual(Object.values(view.seen), [true, true], JSON.stringify(view.seen));
+      checkSeen(view, (v) => assert.deepEqual(Object.values(v.seen), [true, true], JSON.stringify(v.seen)));
       await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
       return installing;
     });

@@ -13,8 +13,9 @@ import type { PanelNode } from '../../../src/vscode/panel/panel-node';
 import { SHOW_VIEW_CONTAINER } from '../../../src/vscode/contributions/contribution-ids';
 import { labelOf } from '../helpers/extension';
 import { freshSample } from '../helpers/sample';
-import { captureWorkbench } from '../helpers/workbench';
+import { captureWorkbench, checkSeen } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
+import { skipBecause } from '../../shared/skip-because';
 
 const M2 = 'M002-k7q2xz';
 
@@ -124,7 +125,7 @@ describe('a GSD-2 database project in the panel: review cycles and a review that
     await api.treeView.reveal(task('T01'), { expand: true, select: true, focus: true });
     await api.treeView.reveal(find(api.panel.getChildren(task('T02')), /^Review cycle 2/), { expand: true, select: false });
     const view = await captureWorkbench('gsd2-database-review-cycles', ['T01 · passed in 3', 'Review cycle 3', 'fixing the open issues', api.treeView.message!.slice(0, 30)]);
-    if (view) assert.ok(Object.values(view.seen).every(Boolean), `the workbench does not show: ${JSON.stringify(view.seen)}`);
+    checkSeen(view, (v) => assert.ok(Object.values(v.seen).every(Boolean), `the workbench does not show: ${JSON.stringify(v.seen)}`));
   });
 
   it('"Compare with Previous Cycle" opens a diff editor of two review cycles', async () => {
@@ -139,14 +140,13 @@ describe('a GSD-2 database project in the panel: review cycles and a review that
     assert.match(right.getText(), /^verdict: approved$/m);
     const view = await captureWorkbench('gsd2-database-cycle-diff', ['T01 review: cycle 2 ↔ cycle 3']);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (view) assert.equal(view.seen['T01 review: cycle 2 ↔ cycle 3'], true);
+    checkSeen(view, (v) => assert.equal(v.seen['T01 review: cycle 2 ↔ cycle 3'], true));
   });
 
   it('in escalating-task the finished task whose fix is due reads "review waits", its tooltip says why (needs node:sqlite in the host)', async function () {
     if (!hostHasSqlite()) {
       // The markdown has no escalations: only the database says GSD waits for the user.
-      console.log('      skipped: escalations live only in gsd.db, which this host (no node:sqlite) cannot read');
-      return this.skip();
+      return skipBecause(this, 'escalations live only in gsd.db, which this host (no node:sqlite) cannot read');
     }
     for (const f of ['gsd.db', 'gsd.db-wal', 'gsd.db-shm']) fs.rmSync(path.join(gsd, f), { force: true });
     // T02 finished, its review asked for fixes, and it asked the user to choose: the fix waits for the answer.
@@ -181,10 +181,10 @@ describe('a GSD-2 database project in the panel: review cycles and a review that
     await vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
     await api.treeView.reveal(task('T02'), { expand: false, select: true, focus: true });
     const view = await captureWorkbench('gsd2-database-review-waits', ['T02 · cycle 2: fixing · review waits', 'The review waits'], 30_000, undefined, undefined, 'T02 · cycle 2: fixing · review waits');
-    if (view) {
-      assert.equal(view.seen['T02 · cycle 2: fixing · review waits'], true, 'the row is not drawn');
+    checkSeen(view, (v) => {
+      assert.equal(v.seen['T02 · cycle 2: fixing · review waits'], true, 'the row is not drawn');
       // The hover is the workbench's; a machine too loaded to show it in time still has the row asserted above.
-      if (!view.seen['The review waits']) console.log('      the tooltip did not show in time for the screenshot');
-    }
+      if (!v.seen['The review waits']) console.log('      the tooltip did not show in time for the screenshot');
+    });
   });
 });

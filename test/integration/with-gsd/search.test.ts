@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { freshSample } from '../helpers/sample';
 import { captureWorkbench, workbenchBridgeAvailable } from '../helpers/workbench';
+import { skipBecause } from '../../shared/skip-because';
 
 describe('workspace search in the host (ripgrep)', () => {
   before(async () => {
@@ -20,7 +21,7 @@ describe('workspace search in the host (ripgrep)', () => {
   });
 
   it('finds text in the sample from the Search view', async function () {
-    if (!workbenchBridgeAvailable()) this.skip();
+    if (!workbenchBridgeAvailable()) skipBecause(this, 'no search in the page: the test runner does not drive this workbench (GSD_WORKBENCH_BRIDGE unset)');
     await vscode.commands.executeCommand('workbench.action.findInFiles', { query: 'export function categorise', triggerSearch: true });
     // No sleep: the screenshot waits (up to 10 s) for these very texts to be drawn.
     const view = await captureWorkbench('search', ['1 result in 1 file', 'rules.ts']);

@@ -7,6 +7,7 @@ import { activateExtension } from '../helpers/extension';
 import { captureWorkbench, workbenchBridgeAvailable } from '../helpers/workbench';
 import { SCHEMA_29 } from '../../unit/helpers/gsd2-schema';
 import { sqliteHeaderOnly } from '../../unit/helpers/successor-project';
+import { skipBecause } from '../../shared/skip-because';
 
 /** The words the user must see in the real workbench's panel (where the host lets us look). */
 async function seenInWorkbench(name: string, text: string): Promise<void> {
@@ -53,7 +54,7 @@ describe('the panel names where the state comes from', () => {
     try {
       sqlite = require('node:sqlite');
     } catch {
-      return this.skip(); // VS Code 1.100's Node 20: the fallback above is what such a project gets
+      return skipBecause(this, `this host's Node ${process.versions.node} has no node:sqlite: the markdown fallback above is what such a project gets`);
     }
     const api = await activateExtension();
     const handle = api.workspace.list()[0];

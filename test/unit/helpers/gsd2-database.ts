@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { loadNodeSqlite, type DatabaseSyncLike, type NodeSqlite, type SqliteValue } from '../../../src/core/sqlite/node-sqlite';
 import { writeTree, type Tree } from './gsd-tree';
 import { SCHEMA_29 } from './gsd2-schema';
+import { skipBecause } from '../../shared/skip-because';
 
 export { SCHEMA_29 };
 
@@ -190,7 +191,6 @@ export class Gsd2Project {
 /** For a suite's `before`: skip it, saying why, where this Node has no `node:sqlite`. */
 export function skipWithoutSqlite(this: Mocha.Context): void {
   if (!nodeSqlite) {
-    console.log(`      skipped: ${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
-    this.skip();
+    skipBecause(this, `${noSqliteReason}; run with Node ≥ 22.5 (Node 24 from the registry)`);
   }
 }

@@ -6,15 +6,18 @@
 import * as path from 'node:path';
 import type { GSDState, PendingAction, TaskEntry } from '../../model/types';
 import type { ProjectFiles } from '../../state/project-files';
-import { extensionBlocks, sidecarName } from './hook-sidecar';
+import { extensionBlocks, sidecarName, unreadableSidecar } from './hook-sidecar';
+import type { UnreadableHookState } from '../../model/types';
 
-function blocksAt(files: ProjectFiles, dir: string, id: string, state: GSDState): Record<string, unknown> | null {
+function blocksAt(files: ProjectFiles, dir: string, id: string, state: GSDState, unreadable?: (u: UnreadableHookState) => void): Record<string, unknown> | null {
   const name = sidecarName(id);
   // One listing per folder (cached): no read at all for the many units without a sidecar.
   if (!files.dir(dir)?.entries.some((e) => e.isFile && e.name === name)) return null;
   const file = path.join(dir, name);
   const parsed = files.parse(file, (text, f) => extensionBlocks(text, f));
   for (const d of parsed.diagnostics) state.diagnostics.push(d);
+  const broken = unreadableSidecar(file, parsed.diagnostics);
+  if (broken) unreadable?.(broken);
   return parsed.value?.blocks ?? null;
 }
 
@@ -47,7 +50,7 @@ export function attachHookState(state: GSDState, files: ProjectFiles): void {
       if (sBlocks) s.extensions = { ...s.extensions, ...sBlocks };
       const tasksDir = path.join(s.dir, 'tasks');
       for (const t of s.tasks) {
-        const tBlocks = blocksAt(files, tasksDir, t.id, state);
+        const tBlocks = blocksAt(files, tasksDir, t.id, state, (u) => (t.hookStateUnreadable = u));
         if (!tBlocks) continue;
         t.extensions = { ...t.extensions, ...tBlocks };
         const actions = recordedActions(t, tBlocks, path.join(tasksDir, sidecarName(t.id)), m.id, s.id);

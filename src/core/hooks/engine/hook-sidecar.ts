@@ -16,7 +16,8 @@
 // gray-matter by a property test): loading gray-matter on every `next` costs 10–15 ms.
 import { writeWithFrontmatter } from '../../parse/gray-matter-frontmatter';
 import { fmRecord, parseFrontmatter } from '../../parse/frontmatter';
-import type { Diagnostic } from '../../model/types';
+import * as path from 'node:path';
+import type { Diagnostic, UnreadableHookState } from '../../model/types';
 
 export type UnitLevel = 'milestone' | 'slice' | 'task';
 
@@ -71,4 +72,28 @@ export function mergedBlocks(sidecar: Record<string, unknown>, legacy: Record<st
   }
   if (!any) return sidecar;
   return { ...legacy, ...sidecar };
+}
+
+/** The sidecar's first error, when its frontmatter could not be read at all (its blocks are then unknown, not empty). */
+export function unreadableSidecar(file: string, diagnostics: readonly Diagnostic[]): UnreadableHookState | undefined {
+  const d = diagnostics.find((x) => x.severity === 'error');
+  return d ? { file, ...(d.line ? { line: d.line } : {}), reason: d.message } : undefined;
+}
+
+/**
+ * A hook asked for a unit's state whose sidecar cannot be read. Nothing is decided for the unit from
+ * it (reading it as empty would start the review loop again at cycle 1); the message leads with
+ * what is wrong, then names the file and the way out.
+ */
+export class UnreadableHookStateError extends Error {
+  constructor(
+    readonly unitId: string,
+    readonly unreadable: UnreadableHookState,
+  ) {
+    const at = `${path.basename(unreadable.file)}${unreadable.line ? ` line ${unreadable.line}` : ''}`;
+    super(
+      `${unitId} is blocked by its hook-state file: ${at}: ${unreadable.reason}. ` +
+        'Fix that file; until then nothing is dispatched for it (deleting the file would make the review loop forget its cycles and start again at cycle 1).',
+    );
+  }
 }

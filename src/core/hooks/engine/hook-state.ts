@@ -7,8 +7,9 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { assertPlainData, FrontmatterWriteError, setExtensionBlock } from '../../parse/frontmatter-block';
 import type { GsdStore, PlannedWrite } from '../../files/gsd-store';
+import { UnreadableFileError } from '../../files/bounded-read';
 import type { ProjectFiles } from '../../state/project-files';
-import { extensionBlocks, mergedBlocks, newSidecarText } from './hook-sidecar';
+import { extensionBlocks, mergedBlocks, newSidecarText, unreadableSidecar, UnreadableHookStateError } from './hook-sidecar';
 import { movedMarkerFile, planMove, stateFilesOfProject } from './legacy-hook-state';
 import { UnitFileError, unitStateFiles, type UnitStateFiles } from './unit-files';
 import { preferencesFile } from './hook-config';
@@ -109,8 +110,20 @@ export class HookStateTransaction {
     return `${hook}\u0000${file}`;
   }
 
+  /** Throws UnreadableHookStateError when the unit's sidecar cannot be read: its state is unknown, not empty. */
   private readBlock(unit: UnitStateFiles, hook: string): unknown {
-    return blockIn(readState(this.store, unit.sidecar), unit.legacy === null ? null : readState(this.store, unit.legacy), hook);
+    let text: string | null;
+    try {
+      text = this.store.readText(unit.sidecar);
+    } catch (error) {
+      // Too large to read is unknown state; anything else in its place (a folder) reads as missing, as in readState.
+      if (error instanceof UnreadableFileError && error.reason === 'too-large') throw new UnreadableHookStateError(unit.unitId, { file: unit.sidecar, reason: error.message });
+      text = null;
+    }
+    const own = extensionBlocks(text, unit.sidecar);
+    const unreadable = unreadableSidecar(unit.sidecar, own.diagnostics);
+    if (unreadable) throw new UnreadableHookStateError(unit.unitId, unreadable);
+    return mergedBlocks(own.blocks, extensionBlocks(unit.legacy === null ? null : readState(this.store, unit.legacy)).blocks)[hook];
   }
 
   private read(hook: string, unitId: string): unknown {
@@ -231,7 +244,7 @@ export class HookStateTransaction {
           for (const e of edits) next = setExtensionBlock(next, e.hook, e.value);
         } catch (error) {
           // Said with the file: a sidecar someone broke is refused, never overwritten.
-          if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${file}: ${error.message}`);
+          if (error instanceof FrontmatterWriteError) throw new FrontmatterWriteError(`${error.message} (${path.relative(path.dirname(this.gsdDir), file)})`);
           throw error;
         }
         writes.push({ file, text: next, expected: current });
