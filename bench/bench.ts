@@ -148,7 +148,8 @@ async function main(): Promise<void> {
   if (part('agent-hooks')) agentHookBench(cli, tree(hookTree).root, hookTree);
   // host-hooks: the processes each host starts for a reviewer's tool calls, with our files installed.
   if (part('host-hooks')) hostHooksBench(cli, reviewProject);
-  if (part('database')) await databaseBench(repoRoot, benchDir, cli, largest);
+  // database: the size of the project GSD-2's own tools made (issue 38), then the largest tree's.
+  if (part('database')) for (const tasks of new Set([2000, largest])) await databaseBench(repoRoot, benchDir, cli, tasks);
   // successor-gate: `gsd-review gate` in GSD's successor layout.
   if (part('successor-gate')) successorGateBench(cli, benchDir, largest);
 }

@@ -2,61 +2,40 @@
 // of the same Node, in the same run (issue 16: target ≤ 2×); then a GSD write to the WAL until the
 // engine has the new state (database-write-bench.ts). Needs node:sqlite, so bench.ts runs this
 // under Node 24 from the registry: `node database-bench-main.js <bench dir> <cli.js> <tasks>`.
-// The project is the benchmark's markdown tree of that size (generate-tree.ts) with the gsd.db GSD-2
-// would hold for it: every milestone, slice and task of the shape, statuses as the markdown shows
-// them, slices not planned yet with their tasks pending, `sequence` in order.
+// The project is shaped as GSD-2's own tools leave one (generate-gsd2-project.ts, issue 38): its rows
+// with their plan and summary text, and every file it renders beside the database.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeGsdStore } from '../src/core/files/gsd-store';
 import { loadNodeSqlite } from '../src/core/sqlite/node-sqlite';
-import { deriveState, freshPartSource } from '../src/core/state/derive-state';
-import { locateProject } from '../src/core/state/locate-project';
-import { ProjectFiles } from '../src/core/state/project-files';
-import { SCHEMA_29 } from '../test/unit/helpers/gsd2-schema';
-import { generateTree, shapeFor } from './generate-tree';
+import { generateGsd2Project } from './generate-gsd2-project';
 import { databaseWriteBench } from './database-write-bench';
 import { fmt, processMsInterleaved, ratio } from './measure';
 
-const NOW = '2026-11-20T10:00:00.000Z';
-
 function databaseTree(benchDir: string, tasks: number): string {
-  const root = path.join(benchDir, `db-tree-${tasks}`);
+  const root = path.join(benchDir, `gsd2-project-${tasks}`);
   const marker = path.join(root, '.generated');
   if (fs.existsSync(marker)) return root;
   const loaded = loadNodeSqlite();
   if (!('sqlite' in loaded)) throw new Error(loaded.unavailable);
   fs.rmSync(root, { recursive: true, force: true });
-  const shape = shapeFor(tasks);
-  generateTree(root, shape);
-  const project = locateProject(root)!;
-  const md = deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore())));
-  const db = new loaded.sqlite.DatabaseSync(path.join(project.gsdDir, 'gsd.db'));
-  db.exec('PRAGMA journal_mode=WAL');
-  db.exec(SCHEMA_29);
-  db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(29, NOW);
-  const milestone = db.prepare('INSERT INTO milestones (id, title, status, depends_on, created_at, sequence) VALUES (?, ?, ?, ?, ?, ?)');
-  const slice = db.prepare('INSERT INTO slices (milestone_id, id, title, status, risk, depends, created_at, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const task = db.prepare('INSERT INTO tasks (milestone_id, slice_id, id, title, status, completed_at, estimate, files, verify, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  let rows = 0;
-  db.exec('BEGIN');
-  md.milestones.forEach((m, mi) => {
-    milestone.run(m.id, `${m.id}: ${m.title}`, m.status === 'complete' ? 'complete' : 'active', JSON.stringify(m.dependsOn), NOW, mi + 1);
-    m.slices.forEach((s, si) => {
-      slice.run(m.id, s.id, s.title, s.done ? 'complete' : 'pending', s.risk ?? 'medium', JSON.stringify(s.depends), NOW, si + 1);
-      const count = s.tasks.length || shape.tasksPerSlice;
-      for (let t = 0; t < count; t++) {
-        const entry = s.tasks[t];
-        const id = entry?.id ?? `T${String(t + 1).padStart(2, '0')}`;
-        const done = entry ? entry.done : s.done;
-        task.run(m.id, s.id, id, entry?.title ?? `Task ${t + 1}`, done ? 'complete' : 'pending', done ? NOW : null, '30m', '[]', 'npm test', t + 1);
-        rows++;
-      }
-    });
-  });
-  db.exec('COMMIT');
-  db.close(); // as GSD leaves it after a clean close: gsd.db alone
+  const rows = generateGsd2Project(loaded.sqlite, root, tasks);
   fs.writeFileSync(marker, JSON.stringify({ tasks: rows }));
   return root;
+}
+
+/**
+ * The readlink system calls of one `state --json` (each realpath asks one per component of the path;
+ * issue 38: 8,233 on a real GSD-2 project), counted by strace when it is installed; null otherwise.
+ */
+function readlinkCalls(cli: string, root: string): number | null {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-strace-')), 'calls');
+  const r = spawnSync('strace', ['-f', '-e', 'trace=readlink,readlinkat', '-o', out, process.execPath, cli, 'state', '--json', '--root', root], { stdio: 'ignore' });
+  if (r.error || r.status !== 0 || !fs.existsSync(out)) return null;
+  const calls = fs.readFileSync(out, 'utf8').split('\n').filter((l) => /\breadlink(at)?\(/.test(l)).length;
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  return calls;
 }
 
 function main(): void {
@@ -71,6 +50,8 @@ function main(): void {
   console.log(`\n## GSD-2 database project, ${rows.toLocaleString('en')} tasks in gsd.db (node ${process.version})`);
   console.log(`whole process: node -e 0          ${fmt(bare)} ms`);
   console.log(`whole process: cli state --json   ${fmt(state)} ms   ${ratio(state, bare)} node -e 0 (target ≤ 2×; medians of 11, interleaved)`);
+  const readlinks = readlinkCalls(cli, root);
+  if (readlinks !== null) console.log(`readlink calls in one state --json   ${readlinks.toLocaleString('en')} (strace; node -e 0 makes 1)`);
   const loaded = loadNodeSqlite();
   if (!('sqlite' in loaded)) throw new Error(loaded.unavailable);
   const write = databaseWriteBench(loaded.sqlite, root, 10);

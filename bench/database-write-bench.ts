@@ -29,9 +29,11 @@ export function databaseWriteBench(sqlite: NodeSqlite, root: string, rounds: num
   const project = openProject(root, { reading: 'incremental' });
   try {
     let prev = project.state();
-    const active = prev.activeMilestone && prev.activeSlice && prev.activeTask ? { m: prev.activeMilestone.id, s: prev.activeSlice.id, t: prev.activeTask.id } : null;
-    if (!active) throw new Error(`the bench database has no active task (phase ${prev.phase})`);
-    // GSD completing the active task, then (next round) the same task reopened: every round is a real
+    // The active task; in a phase without one (a milestone waiting for its completion), the first open task.
+    const open = prev.milestones.flatMap((m) => m.slices.flatMap((s) => s.tasks.filter((t) => !t.done).map((t) => ({ m: m.id, s: s.id, t: t.id }))))[0];
+    const active = prev.activeMilestone && prev.activeSlice && prev.activeTask ? { m: prev.activeMilestone.id, s: prev.activeSlice.id, t: prev.activeTask.id } : open;
+    if (!active) throw new Error(`the bench database has no open task (phase ${prev.phase})`);
+    // GSD completing that task, then (next round) the same task reopened: every round is a real
     // change of the active unit, and an even number of rounds leaves the database as it was.
     const setStatus = writer.prepare('UPDATE tasks SET status = ?, completed_at = ? WHERE milestone_id = ? AND slice_id = ? AND id = ?');
     const plain = () => {

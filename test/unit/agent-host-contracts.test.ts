@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyFileChanges, readOrNull } from '../../src/core/files/file-changes';
+import { TOOLS } from '../../src/core/hooks/lifecycle/edit-tools';
 import { planInstall } from '../../src/core/agent-hooks/hook-install';
 import { writeBridgePointer } from '../../src/core/agent-hooks/launcher';
 import type { AgentHost } from '../../src/core/agent-hooks/agent-host';
@@ -363,6 +364,60 @@ describe('agent-host contracts (installed files, host payloads, host rules)', fu
       assert.equal(decision(broken()), 'ask');
     });
   }
+
+  it('VS Code, a review in flight: for every tool of the guard\'s table, and payloads built to mislead the shell, the launcher gives the bridge\'s answer; the tools the guard never stops start no Node', () => {
+    // VS Code ignores matchers: every tool call of the reviewer runs the installed PreToolUse command.
+    const host = 'vscode-local';
+    const inst = setup(host);
+    runAs(host, inst, commandFor(inst.root, host, 'SubagentStart'), payload(host, inst.root, 'SubagentStart', { agent_id: 'a', agent_type: 'gsd-reviewer' }, 'v'));
+    const guard = commandFor(inst.root, host, 'PreToolUse');
+    const code = path.join(inst.root, 'src/invoice.ts');
+    const inputOf = (kind: string): Record<string, unknown> =>
+      kind === 'terminal' ? { command: 'npm test' } : kind === 'subagent' ? { agentName: 'Explore', prompt: 'look' } : { filePath: code, path: code, query: 'invoice' };
+    const pre = (fields: Record<string, unknown>) => payload(host, inst.root, 'PreToolUse', fields, 'v');
+    const readFile = JSON.stringify(pre({ tool_name: 'read_file', tool_input: { filePath: code } }));
+    // [what, the payload's text, whether the shell answers it]
+    const calls: Array<[string, string, boolean]> = Object.entries(TOOLS).map(([tool, spec]) => [tool, JSON.stringify(pre({ tool_name: tool, tool_input: inputOf(spec.kind) })), spec.kind === 'read']);
+    const noName = { ...pre({}), tool_input: { filePath: code } };
+    calls.push(
+      // Other spellings a host may send: its camelCase key, an indented payload.
+      ['view, named by toolName', JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'v', timestamp: Date.now(), cwd: inst.root, toolName: 'view', toolArgs: JSON.stringify({ path: code }) }), true],
+      ['read_file, indented', JSON.stringify(pre({ tool_name: 'read_file', tool_input: { filePath: code } }), null, 2), true],
+      // A read's name given twice (JSON.parse takes the last), spelled with an escape, or in a key that is not the tool's.
+      ['read_file named twice', readFile.replace('"tool_name":"read_file"', '"tool_name":"read_file","tool_name":"create_file"'), false],
+      ['read_file named by both keys', readFile.replace('"tool_name":"read_file"', '"tool_name":"read_file","toolName":"create_file"'), false],
+      ['read_file spelled with an escape', readFile.replace('"read_file"', '"read\\u005ffile"'), false],
+      ['create_file whose input names read_file', JSON.stringify(pre({ tool_name: 'create_file', tool_input: { filePath: code, content: '"tool_name":"read_file"', tool_name: 'read_file' } })), false],
+      ['no tool name, read_file inside the input', JSON.stringify({ ...noName, tool_input: { tool_name: 'read_file', filePath: code } }), false],
+      ['no tool name, read_file in another object', JSON.stringify({ meta: { tool_name: 'read_file' }, ...noName }), false],
+      ['no tool name, read_file after a quote inside a key', JSON.stringify({ ...noName, 'x"tool_name': 'read_file' }), false],
+      ['read_file after an array', JSON.stringify({ list: ['a'], ...pre({ tool_name: 'read_file', tool_input: { filePath: code } }) }), false],
+      ['read_file with a longer name', readFile.replace('"read_file"', '"read_file_and_write"'), false],
+      ['read_file over the shell\'s limit', JSON.stringify(pre({ tool_name: 'read_file', tool_input: { filePath: code, query: 'q'.repeat(20_000) } })), false],
+      ['read_file over the bridge\'s limit', JSON.stringify(pre({ tool_name: 'read_file', tool_input: { filePath: code, query: 'q'.repeat(4 * 1024 * 1024 + 1) } })), false],
+      ['an unknown tool', JSON.stringify(pre({ tool_name: 'mcp_fs_read', tool_input: { path: code } })), false],
+    );
+    const run = (command: string, text: string, env: NodeJS.ProcessEnv) => {
+      const r = spawnSync('/bin/sh', ['-c', command], { cwd: inst.root, input: text, encoding: 'utf8', env: { HOME: inst.home, ...env }, maxBuffer: 64 * 1024 * 1024 });
+      return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    };
+    const withCli = { PATH: process.env.PATH, GSD_REVIEW_CLI: cli };
+    // No node and no CLI to be found: a Node start would say so on stderr.
+    const bare = { PATH: pathWithoutNode(), GSD_REVIEW_CLI: '' };
+    const decisions = new Set<string>();
+    for (const [what, text, inShell] of calls) {
+      const bridge = run(`node ${JSON.stringify(cli)} hook --host vscode --event PreToolUse`, text, withCli);
+      const launcher = run(guard, text, withCli);
+      const decision = vscodePermission([bridge]).decision;
+      decisions.add(decision ?? 'none');
+      assert.deepEqual([launcher.status, launcher.stdout, vscodePermission([launcher]).decision], [bridge.status, bridge.stdout, decision], `${what}: the launcher against the bridge`);
+      const alone = run(guard, text, bare);
+      if (inShell) assert.deepEqual([alone.status, alone.stdout, alone.stderr, decision], [0, '', '', undefined], `${what}: answered in the shell, as the bridge answers it`);
+      else assert.match(alone.stderr, /no gsd-review CLI found/, `${what}: left to the bridge`);
+    }
+    // The review is in flight: the bridge denies, asks and lets through (a control that it guards at all).
+    assert.deepEqual([...decisions].sort(), ['ask', 'deny', 'none']);
+  });
 
   it('Copilot CLI runs our .claude entry as well: with our .github/hooks file there it stands aside without starting Node, and the .github one answers', () => {
     const root = project();

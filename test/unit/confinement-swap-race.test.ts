@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendHookLog, appendHookLogAsLeft } from '../../src/core/agent-hooks/hook-log';
-import { OutsideGsdError } from '../../src/core/files/confine';
+import { listConfinedFolder, OutsideGsdError } from '../../src/core/files/confine';
 import { runtimeDir } from '../../src/core/files/runtime-folder';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
@@ -142,6 +142,59 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     assert.ok(counts.readInside > 0, 'some reads succeeded');
     assert.ok(counts.written > 0, 'some writes succeeded');
     assert.match(fs.readFileSync(file, 'utf8'), /^INSIDE \d+\n$/);
+    fs.rmSync(outsideDir, { recursive: true, force: true });
+  });
+
+  it('never lists the outside folder while slices/ flips to a link and back (a GSD-2 database project\'s listing, judged at the open)', async function () {
+    if (process.platform === 'win32') skipBecause(this, 'symlinks need privileges on Windows');
+    const base = fs.realpathSync(os.tmpdir());
+    const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
+    fs.mkdirSync(path.join(outsideDir, 'S99-OUTSIDE'));
+    const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n', '.gsd/milestones/M001/slices/S01/S01-PLAN.md': '# S01\n' });
+    const slices = path.join(root, '.gsd', 'milestones', 'M001', 'slices');
+    const swapperFile = path.join(base, `gsd-swapper-list-${process.pid}.cjs`);
+    fs.writeFileSync(swapperFile, SWAPPER);
+    locateProject(root);
+    const child = spawn(process.execPath, [swapperFile, slices, path.join(root, '.gsd', 'milestones', 'M001', 'slices-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    let running = true;
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    child.on('exit', () => (running = false));
+    const started = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('started\n')) resolve();
+      });
+      void closed.then(() => resolve());
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+    await started;
+    const counts = { lists: 0, inside: 0, outside: 0, refused: 0, missing: 0, other: 0 };
+    try {
+      while (running) {
+        counts.lists++;
+        try {
+          const names = listConfinedFolder(slices).entries.map((e) => e.name);
+          if (names.includes('S99-OUTSIDE')) counts.outside++;
+          else if (names.includes('S01')) counts.inside++;
+          else counts.other++;
+        } catch (error) {
+          if (error instanceof OutsideGsdError) counts.refused++;
+          else if ((error as NodeJS.ErrnoException).code === 'ENOENT') counts.missing++;
+          else counts.other++;
+        }
+        if (counts.lists % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await closed;
+      clearTimeout(killer);
+      fs.rmSync(swapperFile, { force: true });
+    }
+    const flips = /flips (\d+)/.exec(output)?.[1] ?? '0';
+    console.log(`      swapper flips: ${flips}; counts: ${JSON.stringify(counts)}`);
+    assert.ok(Number(flips) > 0, 'the swapper flipped the folder');
+    assert.deepEqual({ listingsOfTheOutsideFolder: counts.outside, other: counts.other }, { listingsOfTheOutsideFolder: 0, other: 0 });
+    assert.ok(counts.inside > 0, 'some listings succeeded');
     fs.rmSync(outsideDir, { recursive: true, force: true });
   });
 

@@ -3,11 +3,12 @@
 // for the hook log's rotation, and a symlinked `.gsd` with the PreToolUse guard. Nothing outside the
 // real `.gsd` may be read into a prompt or written, in any mode, and each refusal is said.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendHookLog, hookLogFile, readHookLog } from '../../src/core/agent-hooks/hook-log';
-import { confine, openConfined, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
+import { confine, listConfinedFolder, openConfined, OutsideGsdError, realPathOf } from '../../src/core/files/confine';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
 import { buildCli, cli } from './helpers/cli';
@@ -240,6 +241,31 @@ describe('confinement to the real .gsd (symlinks, planted temp names)', function
     } finally {
       Date.now = realNow;
     }
+  });
+
+  it('a folder listed by its descriptor (GSD-2 database projects): judged at the open, a link out refused, a link inside followed, a FIFO or a file not listed', () => {
+    const victim = outside();
+    const root = project();
+    const gsdDir = fs.realpathSync(path.join(root, '.gsd'));
+    const slices = path.join(root, M, 'slices');
+    link(victim, path.join(root, M, 'elsewhere'));
+    link(slices, path.join(root, '.gsd', 'slices-here'));
+    locateProject(root);
+    const listed = listConfinedFolder(slices);
+    assert.deepEqual([listed.real, listed.entries.map((e) => [e.name, e.isDirectory()])], [path.join(gsdDir, 'milestones/M001/slices'), [['S01', true]]]);
+    // A link inside .gsd to another folder of it is that folder.
+    assert.equal(listConfinedFolder(path.join(root, '.gsd', 'slices-here')).real, path.join(gsdDir, 'milestones/M001/slices'));
+    assert.throws(() => listConfinedFolder(path.join(root, M, 'elsewhere')), OutsideGsdError);
+    // Named through the link and up again: the name is not resolved first, what was opened is judged.
+    assert.throws(() => listConfinedFolder([root, M, 'elsewhere', '..'].join(path.sep)), OutsideGsdError);
+    assert.throws(() => listConfinedFolder(path.join(root, M, 'M404')), { code: 'ENOENT' });
+    assert.throws(() => listConfinedFolder(path.join(root, S, 'S01-PLAN.md')), { code: 'ENOTDIR' });
+    if (process.platform !== 'win32') {
+      spawnSync('mkfifo', [path.join(root, M, 'fifo')]);
+      // Opened as a folder: refused at once, never waiting for a writer.
+      assert.throws(() => listConfinedFolder(path.join(root, M, 'fifo')), { code: 'ENOTDIR' });
+    }
+    assert.throws(() => listConfinedFolder(victim), OutsideGsdError);
   });
 
   it('right after a file of a folder was opened (its verdict is reused), a path through that folder that leads out is refused', () => {

@@ -120,6 +120,36 @@ describe('GSD-2 database: the lazy read agrees with the full read (node:sqlite)'
     assertAgrees(lazy, full);
   });
 
+  it('the gates GSD opens for every planned task (Q5-Q7) change nothing; a Q3 kept at task scope still counts for gate-evaluate, as GSD counts it', () => {
+    const p = laterMilestone();
+    for (const gate of ['Q5', 'Q6', 'Q7']) p.gate('M002', 'S02', gate, 'pending', { scope: 'task', taskId: 'T02' }).gate('M002', 'S03', gate, 'pending', { scope: 'task', taskId: 'T01' });
+    let { lazy, full } = reads(p);
+    assert.equal(lazy.phase, 'executing');
+    assertAgrees(lazy, full);
+    // gsd-db.ts getPendingGatesForTurn(mid, sid, 'gate-evaluate') asks for gate ids, whatever the scope.
+    p.gate('M002', 'S02', 'Q3', 'pending', { scope: 'task', taskId: 'T02' });
+    ({ lazy, full } = reads(p));
+    assert.equal(lazy.phase, 'evaluating-gates');
+    assertAgrees(lazy, full);
+  });
+
+  it('known issues of unread slices: a `Pending actions:` line in any case or bold is found; text without one (GSD\'s "None.") gives none', () => {
+    const p = laterMilestone()
+      .run("UPDATE tasks SET known_issues = 'None.' WHERE milestone_id = 'M001' AND slice_id = 'S01'")
+      .run("UPDATE tasks SET known_issues = '**PENDING ACTIONS:**\n- Check the rounding\n' WHERE milestone_id = 'M002' AND slice_id = 'S01' AND id = 'T01'")
+      .run("UPDATE tasks SET known_issues = 'pending Actions\n- Log the retry\n' WHERE milestone_id = 'M002' AND slice_id = 'S04' AND id = 'T01'");
+    const { lazy, full } = reads(p);
+    assertAgrees(lazy, full);
+    assert.deepEqual(
+      lazy.pendingActions.map((a) => [a.milestoneId, a.sliceId, a.taskId, a.text]),
+      [
+        ['M001', 'S02', 'T01', 'Round the cart total once, not per line'],
+        ['M002', 'S01', 'T01', 'Check the rounding'],
+        ['M002', 'S04', 'T01', 'Log the retry'],
+      ],
+    );
+  });
+
   it('replanning: a blocker found by a closed task, then answered by a replan; and triage asking for one', () => {
     const blocker = laterMilestone().run("UPDATE tasks SET blocker_discovered = 1 WHERE milestone_id = 'M002' AND slice_id = 'S02' AND id = 'T01'");
     let { lazy, full } = reads(blocker);

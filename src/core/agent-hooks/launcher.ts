@@ -14,6 +14,7 @@ import { replaceAtomically } from '../files/atomic-write';
 import { readBoundedText } from '../files/bounded-read';
 import { realPathOf } from '../files/confine';
 import { RUNTIME_FOLDER } from '../files/runtime-folder';
+import { TOOLS } from '../hooks/lifecycle/edit-tools';
 import { AGENT_TYPE_FIELDS } from './hook-payload';
 import { HOOK_PROJECT_ENV, HOST_PROJECT_ENV } from './hook-project';
 import { EXTENSION_DIRS, EXTENSION_GLOB, FIND_CLI_SH, POINTER_DIR, POINTER_FILE } from '../shell/find-cli';
@@ -28,6 +29,19 @@ const JOURNAL = 'commit-journal.json';
  * payload goes to the bridge; a main agent's call names none.
  */
 const NAMES_AN_AGENT = [...AGENT_TYPE_FIELDS.map((f) => `*${f}*`), "*'\\u'*"].join('|');
+
+/**
+ * The start of what follows the tool-name key of a PreToolUse payload whose tool is one the guard
+ * never stops (a `read` of edit-tools.ts's table): the bridge's answer to it is none, whatever is in
+ * flight. Both hosts' spellings of the key, with or without a space after the colon.
+ */
+const READ_TOOL_CALL = Object.entries(TOOLS)
+  .filter(([name, spec]) => spec.kind === 'read' && /^[A-Za-z_]+$/.test(name))
+  .flatMap(([name]) => ['tool_name', 'toolName'].flatMap((key) => [`'"${key}":"${name}"'*`, `'"${key}": "${name}"'*`]))
+  .join('|');
+
+/** Payloads read for the shell's answer to a read: far above any host's read (a path, a query). */
+const READ_PAYLOAD_MAX = 16_384;
 
 export const LAUNCHER_SH = `#!/bin/sh
 # gsd-review-loop agent-hook launcher, written by GSD Review Loop's hook install. Safe to commit: it
@@ -111,6 +125,31 @@ if [ "$event" = PreToolUse ]; then
     fi
   fi
   if [ -n "$idle" ]; then [ -n "$feed$payload" ] || [ -t 0 ] || cat >/dev/null; exit 0; fi
+  # Something to guard, yet a tool the guard never stops (a read) gets its answer, none, here: VS Code
+  # ignores matchers, so a reviewer's every read came this far and started Node. The name is taken
+  # only where JSON.parse takes it (hook-payload.ts): a tool-name key written once in the payload
+  # (so nothing in the tool's input can name a tool too), with no \\u escape anywhere (which could
+  # spell a key or a name), as a key of the top-level object (before it nothing but that object's
+  # own \`{\`, no \`[\` or \`}\`), in a payload that closes its object.
+  if [ ! -t 0 ]; then
+    [ -n "$feed" ] || { payload=$(cat); feed=1; }
+    key=""
+    if [ \${#payload} -le ${READ_PAYLOAD_MAX} ]; then
+      case "$payload" in
+        *'\\u'*|*tool_name*tool_name*|*toolName*toolName*|*tool_name*toolName*|*toolName*tool_name*) ;;
+        '{'*tool_name*'}') key=tool_name ;;
+        '{'*toolName*'}') key=toolName ;;
+      esac
+    fi
+    if [ -n "$key" ]; then
+      q='"'; before="\${payload%%"$q$key$q"*}"
+      # A key's quote with a backslash before it is a quote inside a string; any other opens a string.
+      case "$before" in
+        ?*'{'*|*'['*|*'}'*|*'\\') ;;
+        *) case "\${payload#"$before"}" in ${READ_TOOL_CALL}) exit 0 ;; esac ;;
+      esac
+    fi
+  fi
 fi
 # Runs the bridge with the payload: re-fed when the fast path above has read it.
 run() { if [ -n "$feed" ]; then printf '%s\\n' "$payload" | "$@"; exit $?; fi; exec "$@"; }

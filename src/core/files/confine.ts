@@ -4,7 +4,7 @@
 // elsewhere. This is the one place that decides; every caller goes through it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathOfOpened } from './opened-path';
+import { pathOfOpened, reopenName } from './opened-path';
 
 /** A path that leads outside the real `.gsd` (through `..`, an absolute path or a symlink). */
 export class OutsideGsdError extends Error {
@@ -190,6 +190,37 @@ export function confineFolder(dir: string): string {
   }
   if (!isWithin(realRoot(gsdDir), real)) throw new OutsideGsdError(abs, real, gsdDir);
   return real;
+}
+
+const LIST_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * The entries of a folder inside the real `.gsd` it belongs to, and its real path. The folder is
+ * opened first and what was opened is judged (no realpath of the name: one readlink of
+ * /proc/self/fd instead of one per component of the path), then listed through that descriptor,
+ * so a folder swapped for a link after the check is not what is listed. Without /proc the real
+ * path found at the open (same device and inode) is listed. Its real path is kept as confineFolder
+ * keeps one, so the folders it lists can be remembered (rememberListedFolders). Throws
+ * OutsideGsdError for a folder outside, and ENOENT or ENOTDIR as the open gives them.
+ */
+export function listConfinedFolder(dir: string): { real: string; entries: fs.Dirent[] } {
+  const abs = path.isAbsolute(dir) ? dir : path.resolve(dir);
+  const gsdDir = gsdRootOf(abs);
+  if (!gsdDir) throw new OutsideGsdError(abs, null, null);
+  const root = realRoot(gsdDir);
+  const fd = fs.openSync(abs, LIST_FLAGS);
+  try {
+    const real = pathOfOpened(fd, abs);
+    if (real === null || !isWithin(root, real)) throw new OutsideGsdError(abs, real ?? `${abs} (changed while it was opened)`, gsdDir);
+    const entries = fs.readdirSync(reopenName(fd) ?? real, { withFileTypes: true });
+    const now = Date.now();
+    if (dirCache.size > 10_000) dirCache.clear();
+    dirCache.set(abs, { real, at: now });
+    lastDir = { dir: abs, real, at: now };
+    return { real, entries };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

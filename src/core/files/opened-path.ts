@@ -8,6 +8,14 @@ import * as fs from 'node:fs';
 let procFd: boolean | undefined;
 
 /**
+ * A name that opens again what `fd` opened, wherever it is now (`/proc/self/fd/N`), once
+ * pathOfOpened has found that /proc answers; null elsewhere.
+ */
+export function reopenName(fd: number): string | null {
+  return procFd === true ? '/proc/self/fd/' + fd : null;
+}
+
+/**
  * The real path of what `fd` opened (`named` is the name it was opened by), or null when that cannot
  * be told: the caller then refuses.
  */

@@ -121,8 +121,7 @@ function actionsOf(ctx: DeriveContext, mid: string, sid: string, tid: string, kn
   return knownIssueActions(
     knownIssues,
     { milestoneId: mid, sliceId: sid, taskId: tid },
-    ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'),
-    summaryOrDatabase(ctx, mid, sid, tid),
+    { summaryFile: () => ctx.paths.taskFile(mid, sid, tid, 'SUMMARY'), fallbackFile: () => summaryOrDatabase(ctx, mid, sid, tid) },
   );
 }
 

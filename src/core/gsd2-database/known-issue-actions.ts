@@ -30,13 +30,24 @@ function renderedSection(summaryFile: string | null): Section | undefined | null
   return text === null ? null : sectionNamed(text, 1, 'Known Issues');
 }
 
-export function knownIssueActions(knownIssues: string, task: TaskRef, summaryFile: string | null, fallbackFile: string): PendingAction[] {
+/**
+ * Where the actions of one task point: the rendered summary (null when none), and else a fallback.
+ * Asked only for a task whose database text has pending actions: finding either path lists its
+ * folder or resolves a path, and GSD writes "None." for every finished task.
+ */
+export interface SummaryPlaces {
+  summaryFile(): string | null;
+  fallbackFile(): string;
+}
+
+export function knownIssueActions(knownIssues: string, task: TaskRef, places: SummaryPlaces): PendingAction[] {
   if (!knownIssues.trim()) return [];
   const fromDb = extractPendingActions({ heading: 'Known Issues', line: 0, lines: splitLines(knownIssues), firstLine: 1 });
   if (fromDb.length === 0) return [];
+  const summaryFile = places.summaryFile();
   const rendered = renderedSection(summaryFile);
   const renderedActions = rendered ? extractPendingActions(rendered) : [];
-  const file = rendered === null ? fallbackFile : summaryFile!;
+  const file = rendered === null ? places.fallbackFile() : summaryFile!;
   return fromDb.map((a) => {
     const at = renderedActions.find((r) => r.text === a.text);
     return { text: a.text, source: 'summary', file, line: at?.line ?? rendered?.line ?? 1, ...task };

@@ -244,7 +244,11 @@ export class SnapshotReader {
     const pendingGateEvaluate = new Map<string, number>();
     const pendingSliceGates = new Map<string, string[]>();
     const evaluateTurn: readonly string[] = GATE_EVALUATE_GATES;
-    for (const r of this.rows('quality_gates', "WHERE status = 'pending' ORDER BY rowid")) {
+    // Only the gates either map keeps: GSD opens Q5-Q7 for every task it plans (three rows a task,
+    // 3,000 of a 2,000-task project's 4,700 pending ones), and neither question asks about them.
+    const scope = this.schema.defaulted.includes('quality_gates.scope') ? "'slice'" : 'scope';
+    const turnGates = evaluateTurn.map((g) => `'${g}'`).join(', ');
+    for (const r of this.rows('quality_gates', `WHERE status = 'pending' AND (${scope} = 'slice' OR gate_id IN (${turnGates})) ORDER BY rowid`)) {
       const key = unitKey(text(r.milestone_id), text(r.slice_id));
       const gate = text(r.gate_id);
       if (evaluateTurn.includes(gate)) pendingGateEvaluate.set(key, (pendingGateEvaluate.get(key) ?? 0) + 1);
@@ -277,7 +281,9 @@ export class SnapshotReader {
     }
     // A schema before known_issues reads it as '' (no actions), as the full read does.
     if (this.schema.defaulted.includes('tasks.known_issues')) return;
-    for (const r of this.rows('tasks', "WHERE known_issues IS NOT NULL AND known_issues != '' ORDER BY milestone_id, slice_id, sequence, id", [], 'milestone_id, slice_id, id, known_issues')) {
+    // Only text that can hold a `Pending actions:` line (LIST_START spells its letters in ASCII, and
+    // LIKE matches ASCII letters in either case): GSD stores "None." for every task it finishes.
+    for (const r of this.rows('tasks', "WHERE known_issues LIKE '%pending actions%' ORDER BY milestone_id, slice_id, sequence, id", [], 'milestone_id, slice_id, id, known_issues')) {
       const key = unitKey(text(r.milestone_id), text(r.slice_id));
       const list = snap.knownIssues.get(key) ?? [];
       list.push({ id: text(r.id), knownIssues: text(r.known_issues) });

@@ -6,9 +6,8 @@
 // `ID-SUFFIX.md` case-insensitively, then `ID-…-SUFFIX.md`, then a bare `suffix.md`.
 // Confined: a folder (`slices`, `tasks`, or one above them) linked out of the real `.gsd` is not
 // listed, so no file found through it is read or pointed at; each such folder is said once.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confine, confineFolder, rememberListedFolders } from '../files/confine';
+import { confine, listConfinedFolder, rememberListedFolders } from '../files/confine';
 
 interface Entry {
   name: string;
@@ -34,9 +33,9 @@ export class UnitPaths {
     if (!entries) {
       entries = [];
       try {
-        // The real folder is listed (a link inside `.gsd` to another folder of it is fine).
-        const real = confineFolder(dir);
-        entries = fs.readdirSync(real, { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+        // Judged at the open (a link inside `.gsd` to another folder of it is fine): the path itself
+        // is never resolved, as most of these folders are only named, never read from.
+        entries = listConfinedFolder(dir).entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
         rememberListedFolders(dir, entries.filter((e) => e.isDirectory).map((e) => e.name));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
