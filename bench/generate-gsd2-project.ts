@@ -149,6 +149,152 @@ const validation = (m: number) =>
 const milestoneSummary = (m: number, at: string) =>
   `---\nid: ${mid(m)}\ntitle: "Capability ${m}"\nstatus: complete\ncompleted_at: ${at}\nkey_decisions: []\nkey_files: []\nlessons_learned:\n  - (none)\n---\n\n# ${mid(m)}: Capability ${m}\n\n**Capability ${m} shipped**\n\n## What Happened\n\nAll slices done.\n\n## Success Criteria Results\n\nAll met\n\n## Definition of Done Results\n\nDone\n\n## Requirement Outcomes\n\nCovered\n\n## Deviations\n\nNone.\n\n## Follow-ups\n\nNone.\n`;
 
+/** What the steps below write through: the open database's statements, the clock, the logs. */
+interface Gsd2Writer {
+  gsd: string;
+  shape: Gsd2ProjectShape;
+  clock: Clock;
+  events: string[];
+  audit: string[];
+  st: ReturnType<typeof prepareStatements>;
+  event(cmd: string, params: Record<string, string>): void;
+  write(rel: string, text: string): void;
+  slicesDone(m: number): number;
+  tasksDone(m: number, s: number): number;
+}
+
+function prepareStatements(db: InstanceType<NodeSqlite['DatabaseSync']>) {
+  return {
+    milestone: db.prepare(`INSERT INTO milestones (id, title, status, depends_on, created_at, completed_at, vision, success_criteria, key_risks,
+    proof_strategy, verification_contract, verification_integration, verification_operational, verification_uat, definition_of_done,
+    requirement_coverage, boundary_map_markdown, sequence) VALUES (?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, 'None.', ?, ?, ?, ?, 0)`),
+    slice: db.prepare(`INSERT INTO slices (milestone_id, id, title, status, risk, depends, demo, created_at, completed_at, full_summary_md,
+    full_uat_md, goal, success_criteria, proof_level, integration_closure, observability_impact, target_repositories, sequence)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'integration', ?, '- Errors carry the unit id', '["project"]', 0)`),
+    task: db.prepare(`INSERT INTO tasks (milestone_id, slice_id, id, title, status, one_liner, narrative, verification_result, completed_at,
+    deviations, known_issues, key_files, key_decisions, full_summary_md, description, estimate, files, verify, inputs, expected_output,
+    observability_impact, target_repositories, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?,
+    'Failures name the part.', '["project"]', 0)`),
+    artifact: db.prepare('INSERT INTO artifacts (path, artifact_type, milestone_id, slice_id, task_id, full_content, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    gate: db.prepare('INSERT INTO quality_gates (milestone_id, slice_id, gate_id, scope, task_id, status, verdict, rationale, findings, evaluated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    evidence: db.prepare('INSERT INTO verification_evidence (task_id, slice_id, milestone_id, command, exit_code, verdict, duration_ms, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)'),
+    run: db.prepare(`INSERT INTO gate_runs (trace_id, turn_id, gate_id, gate_type, milestone_id, slice_id, task_id, outcome, failure_class, rationale, evaluated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    assessment: db.prepare("INSERT INTO assessments (path, milestone_id, status, scope, full_content, created_at) VALUES (?, ?, 'pass', 'milestone-validation', ?, ?)"),
+  };
+}
+
+/** A task's row, plan, gates, evidence and (once done) summary, as GSD's plan and complete-task handlers leave them. */
+function writeTask(g: Gsd2Writer, m: number, s: number, t: number, created: string): void {
+  const [M, S, T] = [mid(m), sid(s), tid(t)];
+  const sDir = `milestones/${M}/slices/${S}`;
+  const p = taskPlan(m, s, t);
+  g.write(`${sDir}/tasks/${T}-PLAN.md`, p.md);
+  g.st.artifact.run(`${sDir}/tasks/${T}-PLAN.md`, 'PLAN', M, S, T, p.md, created);
+  const tAt = t <= g.tasksDone(m, s) ? g.clock.now(25) : null;
+  const summary = tAt ? taskSummary(m, s, t, tAt) : '';
+  g.st.task.run(M, S, T, tAt ? `Implemented part ${t} of step ${s}` : `Task ${t} of slice ${s}`, tAt ? 'complete' : 'pending',
+    tAt ? `Implemented part ${t} of step ${s}` : '',
+    tAt ? `Wrote the handler for part ${t}, validated its input and added tests for the error paths. The existing helpers covered the parsing.` : '',
+    tAt ? `npm test -- test/feature-${m}/step-${s}/part-${t}.test.ts passed` : '', tAt, tAt ? 'None.' : '', tAt ? 'None.' : '',
+    tAt ? JSON.stringify([`src/feature-${m}/step-${s}/part-${t}.ts`]) : '[]', summary, p.description, estimate(t),
+    JSON.stringify(p.files), p.verify, JSON.stringify(p.inputs), JSON.stringify(p.output));
+  for (const gate of ['Q5', 'Q6', 'Q7']) {
+    g.st.gate.run(M, S, gate, 'task', T, tAt ? 'complete' : 'pending', tAt ? 'omitted' : '', tAt ? 'section left empty — recorded as omitted' : '', '', tAt);
+    if (tAt) g.st.run.run(`quality-gate:${M}:${S}`, `gate:${gate}:${T}`, gate, 'quality-gate', M, S, T, 'manual-attention', 'manual-attention', 'section left empty — recorded as omitted', tAt);
+  }
+  if (tAt) {
+    g.st.evidence.run(T, S, M, `npm test -- part-${t}`, 'pass', 1200 + t, tAt);
+    g.write(`${sDir}/tasks/${T}-SUMMARY.md`, summary);
+    g.event('complete-task', { milestoneId: M, sliceId: S, taskId: T });
+  }
+}
+
+/** A slice's row, plan and gates, its tasks, and (once done) its summary and UAT. */
+function writeSlice(g: Gsd2Writer, m: number, s: number, created: string): void {
+  const [M, S] = [mid(m), sid(s)];
+  const sDir = `milestones/${M}/slices/${S}`;
+  const sliceDone = s <= g.slicesDone(m);
+  const sAt = sliceDone ? g.clock.now(30) : null;
+  g.st.slice.run(M, S, `Slice ${s} of milestone ${m}`, sliceDone ? 'complete' : 'pending', risk(s), JSON.stringify(s > 1 ? [sid(s - 1)] : []),
+    `After this the user can run step ${s} of capability ${m} end to end.`, created, sAt, sAt ? sliceSummary(m, s, sAt) : '',
+    sAt ? sliceUat(m, s, sAt) : '', `Build step ${s} of capability ${m}.`, `- Step ${s} works\n- Tests cover it`, `Step ${s} is wired in.`);
+  const done = g.tasksDone(m, s);
+  const plan = slicePlan(m, s, (t) => t <= done);
+  g.event('plan-slice', { milestoneId: M, sliceId: S });
+  g.write(`${sDir}/${S}-PLAN.md`, plan);
+  g.st.artifact.run(`${sDir}/${S}-PLAN.md`, 'PLAN', M, S, null, plan, created);
+  // The gates a slice plan opens: Q3 and Q4 for gate-evaluate, Q8 closed by the slice's completion.
+  g.st.gate.run(M, S, 'Q3', 'slice', '', 'pending', '', '', '', null);
+  g.st.gate.run(M, S, 'Q4', 'slice', '', 'pending', '', '', '', null);
+  g.st.gate.run(M, S, 'Q8', 'slice', '', sAt ? 'complete' : 'pending', sAt ? 'pass' : '', sAt ? 'Operational Readiness section populated' : '', '', sAt);
+  for (let t = 1; t <= TASKS_PER_SLICE; t++) writeTask(g, m, s, t, created);
+  if (sAt) {
+    g.st.run.run(`quality-gate:${M}:${S}`, `gate:Q8:${S}`, 'Q8', 'quality-gate', M, S, null, 'pass', 'none', 'Operational Readiness section populated', sAt);
+    g.write(`${sDir}/${S}-SUMMARY.md`, sliceSummary(m, s, sAt));
+    g.write(`${sDir}/${S}-UAT.md`, sliceUat(m, s, sAt));
+    g.event('complete-slice', { milestoneId: M, sliceId: S });
+  }
+}
+
+/** A validated milestone's gates, gate run, assessment, VALIDATION file and audit event. */
+function writeValidation(g: Gsd2Writer, m: number): void {
+  const M = mid(m);
+  const mDir = `milestones/${M}`;
+  const at = g.clock.now();
+  for (const gate of ['MV01', 'MV02', 'MV03', 'MV04']) g.st.gate.run(M, 'S01', gate, 'milestone', '', 'complete', 'pass', 'milestone validation verdict: pass', '', at);
+  g.st.run.run(`validate-milestone:${M}`, `${M}:validate`, 'milestone-validation-gates', 'verification', M, null, null, 'pass', 'none', '', at);
+  g.st.assessment.run(path.join(g.gsd, mDir, `${M}-VALIDATION.md`), M, validation(m), at);
+  g.write(`${mDir}/${M}-VALIDATION.md`, validation(m));
+  g.audit.push(JSON.stringify({ version: '1', eventId: `${M}-validate`, traceId: `validate-milestone:${M}`, turnId: `${M}:validate`, category: 'gate', type: 'gate-run', ts: at,
+    payload: { gateId: 'milestone-validation-gates', gateType: 'verification', outcome: 'pass', failureClass: 'none', attempt: 1, maxAttempts: 1, retryable: false } }));
+}
+
+/** A milestone's row, context and roadmap, its slices, its validation and (once done) its summary. */
+function writeMilestone(g: Gsd2Writer, m: number): void {
+  const M = mid(m);
+  const mDir = `milestones/${M}`;
+  const created = g.clock.now();
+  g.write(`${mDir}/${M}-CONTEXT.md`, context(m));
+  g.st.artifact.run(`${mDir}/${M}-CONTEXT.md`, 'CONTEXT', M, null, null, context(m), created);
+  const completedAt = m <= g.shape.completed ? g.clock.now(40) : null;
+  g.st.milestone.run(M, `Capability ${m}`, completedAt ? 'complete' : 'active', created, completedAt,
+    `Users can use capability ${m} from the CLI and the editor.`, JSON.stringify([`Capability ${m} works end to end`, 'Tests cover the new paths']),
+    JSON.stringify([{ risk: 'Schema drift', whyItMatters: 'The renderer and the database could disagree.' }]),
+    JSON.stringify([{ riskOrUnknown: 'Schema drift', retireIn: 'S01', whatWillBeProven: 'Round trip of rendered files.' }]),
+    'Unit tests of every handler.', 'CLI run against a fixture project.', 'A person runs the demo.',
+    JSON.stringify(['All slices complete', 'UAT passed']), `Covers R${String(m).padStart(3, '0')}.`,
+    '| From | To | Produces | Consumes |\n|------|----|----------|----------|\n| S01 | S02 | api | nothing |');
+  g.event('plan-milestone', { milestoneId: M });
+  const rm = roadmap(m, g.slicesDone(m));
+  g.write(`${mDir}/${M}-ROADMAP.md`, rm);
+  g.st.artifact.run(`${mDir}/${M}-ROADMAP.md`, 'ROADMAP', M, null, null, rm, created);
+  for (let s = 1; s <= SLICES_PER_MILESTONE; s++) writeSlice(g, m, s, created);
+  if (m <= g.shape.validated) writeValidation(g, m);
+  if (completedAt) {
+    g.write(`${mDir}/${M}-SUMMARY.md`, milestoneSummary(m, completedAt));
+    g.event('complete-milestone', { milestoneId: M });
+  }
+}
+
+/** What GSD renders beside the closed database: STATE.md, the logs, the write gate's state and the manifest. */
+function writeRenderedFiles(g: Gsd2Writer, sqlite: NodeSqlite): void {
+  const { shape } = g;
+  const active = shape.validated > shape.completed ? shape.validated : shape.validated + 1;
+  const registry = Array.from({ length: shape.milestones }, (_, i) => `- ${i + 1 <= shape.completed ? '✅' : i + 1 === active ? '🔄' : '⬜'} **${mid(i + 1)}:** Capability ${i + 1}`);
+  g.write('STATE.md', `# GSD State\n\n**Active Milestone:** ${mid(active)}: Capability ${active}\n**Active Slice:** None\n**Phase:** executing\n\n## Milestone Registry\n${registry.join('\n')}\n`);
+  g.write('event-log.jsonl', g.events.join('\n') + '\n');
+  g.write('runtime/write-gate-state.json', JSON.stringify({ verifiedDepthMilestones: Array.from({ length: shape.milestones }, (_, i) => mid(i + 1)), verifiedApprovalGates: [], activeQueuePhase: false, pendingGateId: null }, null, 2));
+  g.write('audit/events.jsonl', g.audit.join('\n') + (g.audit.length ? '\n' : ''));
+  // GSD's manifest (workflow-manifest.ts writeManifest): the rows exported as JSON, 3.6 MB for 2,000 tasks.
+  const read = new sqlite.DatabaseSync(path.join(g.gsd, 'gsd.db'), { readOnly: true });
+  const all = (table: string) => read.prepare(`SELECT * FROM ${table}`).all();
+  const manifest = { version: 1, exported_at: g.clock.now(), milestones: all('milestones'), slices: all('slices'), tasks: all('tasks'),
+    decisions: all('decisions'), verification_evidence: all('verification_evidence') };
+  read.close();
+  g.write('state-manifest.json', JSON.stringify(manifest, null, 2));
+}
+
 /** Writes the project into `root` (a `.git` marker and `.gsd`). Returns the number of task rows. */
 export function generateGsd2Project(sqlite: NodeSqlite, root: string, tasks: number, shape = gsd2ShapeFor(tasks)): number {
   const gsd = path.join(root, '.gsd');
@@ -158,137 +304,27 @@ export function generateGsd2Project(sqlite: NodeSqlite, root: string, tasks: num
   const clock = new Clock();
   const sessionId = '4222ef3c-f7d4-4aef-8f71-c93635e76a0f';
   const events: string[] = [];
-  const audit: string[] = [];
-  const event = (cmd: string, params: Record<string, string>) =>
-    events.push(JSON.stringify({ v: 2, cmd, params, ts: clock.now(), actor: 'agent', hash: (events.length * 2654435761 >>> 0).toString(16).padStart(16, '0').slice(0, 16), session_id: sessionId }));
-  const write = (rel: string, text: string) => {
-    const file = path.join(gsd, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-  };
-
   const db = new sqlite.DatabaseSync(path.join(gsd, 'gsd.db'));
   db.exec('PRAGMA journal_mode=WAL');
   db.exec(SCHEMA_29);
   db.exec(COMPLETION_TABLES);
   db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(29, clock.now());
-  const insMilestone = db.prepare(`INSERT INTO milestones (id, title, status, depends_on, created_at, completed_at, vision, success_criteria, key_risks,
-    proof_strategy, verification_contract, verification_integration, verification_operational, verification_uat, definition_of_done,
-    requirement_coverage, boundary_map_markdown, sequence) VALUES (?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, 'None.', ?, ?, ?, ?, 0)`);
-  const insSlice = db.prepare(`INSERT INTO slices (milestone_id, id, title, status, risk, depends, demo, created_at, completed_at, full_summary_md,
-    full_uat_md, goal, success_criteria, proof_level, integration_closure, observability_impact, target_repositories, sequence)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'integration', ?, '- Errors carry the unit id', '["project"]', 0)`);
-  const insTask = db.prepare(`INSERT INTO tasks (milestone_id, slice_id, id, title, status, one_liner, narrative, verification_result, completed_at,
-    deviations, known_issues, key_files, key_decisions, full_summary_md, description, estimate, files, verify, inputs, expected_output,
-    observability_impact, target_repositories, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?,
-    'Failures name the part.', '["project"]', 0)`);
-  const insArtifact = db.prepare('INSERT INTO artifacts (path, artifact_type, milestone_id, slice_id, task_id, full_content, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const insGate = db.prepare('INSERT INTO quality_gates (milestone_id, slice_id, gate_id, scope, task_id, status, verdict, rationale, findings, evaluated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insEvidence = db.prepare('INSERT INTO verification_evidence (task_id, slice_id, milestone_id, command, exit_code, verdict, duration_ms, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)');
-  const insRun = db.prepare(`INSERT INTO gate_runs (trace_id, turn_id, gate_id, gate_type, milestone_id, slice_id, task_id, outcome, failure_class, rationale, evaluated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insAssessment = db.prepare("INSERT INTO assessments (path, milestone_id, status, scope, full_content, created_at) VALUES (?, ?, 'pass', 'milestone-validation', ?, ?)");
-
   const slicesDone = (m: number) => (m <= shape.validated ? SLICES_PER_MILESTONE : m === shape.validated + 1 ? shape.slicesDoneAfter : 0);
-  const tasksDone = (m: number, s: number) =>
-    s <= slicesDone(m) ? TASKS_PER_SLICE : m === shape.validated + 1 && s === shape.slicesDoneAfter + 1 ? shape.tasksDoneAfter : 0;
-  let rows = 0;
+  const g: Gsd2Writer = {
+    gsd, shape, clock, events, audit: [], st: prepareStatements(db), slicesDone,
+    tasksDone: (m, s) => (s <= slicesDone(m) ? TASKS_PER_SLICE : m === shape.validated + 1 && s === shape.slicesDoneAfter + 1 ? shape.tasksDoneAfter : 0),
+    event: (cmd, params) =>
+      events.push(JSON.stringify({ v: 2, cmd, params, ts: clock.now(), actor: 'agent', hash: (events.length * 2654435761 >>> 0).toString(16).padStart(16, '0').slice(0, 16), session_id: sessionId })),
+    write: (rel, text) => {
+      const file = path.join(gsd, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    },
+  };
   db.exec('BEGIN');
-  for (let m = 1; m <= shape.milestones; m++) {
-    const M = mid(m);
-    const mDir = `milestones/${M}`;
-    const created = clock.now();
-    write(`${mDir}/${M}-CONTEXT.md`, context(m));
-    insArtifact.run(`${mDir}/${M}-CONTEXT.md`, 'CONTEXT', M, null, null, context(m), created);
-    const completedAt = m <= shape.completed ? clock.now(40) : null;
-    insMilestone.run(M, `Capability ${m}`, completedAt ? 'complete' : 'active', created, completedAt,
-      `Users can use capability ${m} from the CLI and the editor.`, JSON.stringify([`Capability ${m} works end to end`, 'Tests cover the new paths']),
-      JSON.stringify([{ risk: 'Schema drift', whyItMatters: 'The renderer and the database could disagree.' }]),
-      JSON.stringify([{ riskOrUnknown: 'Schema drift', retireIn: 'S01', whatWillBeProven: 'Round trip of rendered files.' }]),
-      'Unit tests of every handler.', 'CLI run against a fixture project.', 'A person runs the demo.',
-      JSON.stringify(['All slices complete', 'UAT passed']), `Covers R${String(m).padStart(3, '0')}.`,
-      '| From | To | Produces | Consumes |\n|------|----|----------|----------|\n| S01 | S02 | api | nothing |');
-    event('plan-milestone', { milestoneId: M });
-    const rm = roadmap(m, slicesDone(m));
-    write(`${mDir}/${M}-ROADMAP.md`, rm);
-    insArtifact.run(`${mDir}/${M}-ROADMAP.md`, 'ROADMAP', M, null, null, rm, created);
-    for (let s = 1; s <= SLICES_PER_MILESTONE; s++) {
-      const S = sid(s);
-      const sDir = `${mDir}/slices/${S}`;
-      const sliceDone = s <= slicesDone(m);
-      const sAt = sliceDone ? clock.now(30) : null;
-      insSlice.run(M, S, `Slice ${s} of milestone ${m}`, sliceDone ? 'complete' : 'pending', risk(s), JSON.stringify(s > 1 ? [sid(s - 1)] : []),
-        `After this the user can run step ${s} of capability ${m} end to end.`, created, sAt, sAt ? sliceSummary(m, s, sAt) : '',
-        sAt ? sliceUat(m, s, sAt) : '', `Build step ${s} of capability ${m}.`, `- Step ${s} works\n- Tests cover it`, `Step ${s} is wired in.`);
-      const done = tasksDone(m, s);
-      const plan = slicePlan(m, s, (t) => t <= done);
-      event('plan-slice', { milestoneId: M, sliceId: S });
-      write(`${sDir}/${S}-PLAN.md`, plan);
-      insArtifact.run(`${sDir}/${S}-PLAN.md`, 'PLAN', M, S, null, plan, created);
-      // The gates a slice plan opens: Q3 and Q4 for gate-evaluate, Q8 closed by the slice's completion.
-      insGate.run(M, S, 'Q3', 'slice', '', 'pending', '', '', '', null);
-      insGate.run(M, S, 'Q4', 'slice', '', 'pending', '', '', '', null);
-      insGate.run(M, S, 'Q8', 'slice', '', sAt ? 'complete' : 'pending', sAt ? 'pass' : '', sAt ? 'Operational Readiness section populated' : '', '', sAt);
-      for (let t = 1; t <= TASKS_PER_SLICE; t++) {
-        const T = tid(t);
-        const p = taskPlan(m, s, t);
-        write(`${sDir}/tasks/${T}-PLAN.md`, p.md);
-        insArtifact.run(`${sDir}/tasks/${T}-PLAN.md`, 'PLAN', M, S, T, p.md, created);
-        const tAt = t <= done ? clock.now(25) : null;
-        const summary = tAt ? taskSummary(m, s, t, tAt) : '';
-        insTask.run(M, S, T, tAt ? `Implemented part ${t} of step ${s}` : `Task ${t} of slice ${s}`, tAt ? 'complete' : 'pending',
-          tAt ? `Implemented part ${t} of step ${s}` : '',
-          tAt ? `Wrote the handler for part ${t}, validated its input and added tests for the error paths. The existing helpers covered the parsing.` : '',
-          tAt ? `npm test -- test/feature-${m}/step-${s}/part-${t}.test.ts passed` : '', tAt, tAt ? 'None.' : '', tAt ? 'None.' : '',
-          tAt ? JSON.stringify([`src/feature-${m}/step-${s}/part-${t}.ts`]) : '[]', summary, p.description, estimate(t),
-          JSON.stringify(p.files), p.verify, JSON.stringify(p.inputs), JSON.stringify(p.output));
-        for (const gate of ['Q5', 'Q6', 'Q7']) {
-          insGate.run(M, S, gate, 'task', T, tAt ? 'complete' : 'pending', tAt ? 'omitted' : '', tAt ? 'section left empty — recorded as omitted' : '', '', tAt);
-          if (tAt) insRun.run(`quality-gate:${M}:${S}`, `gate:${gate}:${T}`, gate, 'quality-gate', M, S, T, 'manual-attention', 'manual-attention', 'section left empty — recorded as omitted', tAt);
-        }
-        if (tAt) {
-          insEvidence.run(T, S, M, `npm test -- part-${t}`, 'pass', 1200 + t, tAt);
-          write(`${sDir}/tasks/${T}-SUMMARY.md`, summary);
-          event('complete-task', { milestoneId: M, sliceId: S, taskId: T });
-        }
-        rows++;
-      }
-      if (sAt) {
-        insRun.run(`quality-gate:${M}:${S}`, `gate:Q8:${S}`, 'Q8', 'quality-gate', M, S, null, 'pass', 'none', 'Operational Readiness section populated', sAt);
-        write(`${sDir}/${S}-SUMMARY.md`, sliceSummary(m, s, sAt));
-        write(`${sDir}/${S}-UAT.md`, sliceUat(m, s, sAt));
-        event('complete-slice', { milestoneId: M, sliceId: S });
-      }
-    }
-    if (m <= shape.validated) {
-      const at = clock.now();
-      for (const gate of ['MV01', 'MV02', 'MV03', 'MV04']) insGate.run(M, 'S01', gate, 'milestone', '', 'complete', 'pass', 'milestone validation verdict: pass', '', at);
-      insRun.run(`validate-milestone:${M}`, `${M}:validate`, 'milestone-validation-gates', 'verification', M, null, null, 'pass', 'none', '', at);
-      insAssessment.run(path.join(gsd, mDir, `${M}-VALIDATION.md`), M, validation(m), at);
-      write(`${mDir}/${M}-VALIDATION.md`, validation(m));
-      audit.push(JSON.stringify({ version: '1', eventId: `${M}-validate`, traceId: `validate-milestone:${M}`, turnId: `${M}:validate`, category: 'gate', type: 'gate-run', ts: at,
-        payload: { gateId: 'milestone-validation-gates', gateType: 'verification', outcome: 'pass', failureClass: 'none', attempt: 1, maxAttempts: 1, retryable: false } }));
-    }
-    if (completedAt) {
-      write(`${mDir}/${M}-SUMMARY.md`, milestoneSummary(m, completedAt));
-      event('complete-milestone', { milestoneId: M });
-    }
-  }
+  for (let m = 1; m <= shape.milestones; m++) writeMilestone(g, m);
   db.exec('COMMIT');
   db.close(); // as GSD leaves it after a clean close: gsd.db alone
-
-  const active = shape.validated > shape.completed ? shape.validated : shape.validated + 1;
-  const registry = Array.from({ length: shape.milestones }, (_, i) => `- ${i + 1 <= shape.completed ? '✅' : i + 1 === active ? '🔄' : '⬜'} **${mid(i + 1)}:** Capability ${i + 1}`);
-  write('STATE.md', `# GSD State\n\n**Active Milestone:** ${mid(active)}: Capability ${active}\n**Active Slice:** None\n**Phase:** executing\n\n## Milestone Registry\n${registry.join('\n')}\n`);
-  write('event-log.jsonl', events.join('\n') + '\n');
-  write('runtime/write-gate-state.json', JSON.stringify({ verifiedDepthMilestones: Array.from({ length: shape.milestones }, (_, i) => mid(i + 1)), verifiedApprovalGates: [], activeQueuePhase: false, pendingGateId: null }, null, 2));
-  write('audit/events.jsonl', audit.join('\n') + (audit.length ? '\n' : ''));
-  // GSD's manifest (workflow-manifest.ts writeManifest): the rows exported as JSON, 3.6 MB for 2,000 tasks.
-  const read = new sqlite.DatabaseSync(path.join(gsd, 'gsd.db'), { readOnly: true });
-  const all = (table: string) => read.prepare(`SELECT * FROM ${table}`).all();
-  const manifest = { version: 1, exported_at: clock.now(), milestones: all('milestones'), slices: all('slices'), tasks: all('tasks'),
-    decisions: all('decisions'), verification_evidence: all('verification_evidence') };
-  read.close();
-  write('state-manifest.json', JSON.stringify(manifest, null, 2));
-  return rows;
+  writeRenderedFiles(g, sqlite);
+  return shape.milestones * SLICES_PER_MILESTONE * TASKS_PER_SLICE;
 }
