@@ -61,7 +61,8 @@ export async function run(): Promise<void> {
 
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(util.format(...args));
   setReporter(write);
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // GSD_TEST_GREP: run only the tests whose full title matches (a test must pass alone, not only after the ones before it).
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(process.env.GSD_TEST_GREP ? { grep: process.env.GSD_TEST_GREP } : {}) });
   // Helpers called from arrow functions note on the running test what they could not check.
   mocha.rootHooks({ beforeEach(this: Mocha.Context) { setCurrentTest(this.currentTest); } });
   const dir = path.join(__dirname, kind);

@@ -27,10 +27,29 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   };
   const t02Review = () => (api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks[1].extensions['review-loop'] ?? {}) as Record<string, any>;
 
-  before(async () => {
+  /** T03's summary with three pending actions under Known Issues, read by the workspace. */
+  const writeT03PendingActions = async () => {
+    fs.writeFileSync(path.join(tasks, 'T03-SUMMARY.md'), `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T11:00:00Z\n---\n\n# T03: rule list with match counts\n\n**Lists rules.**\n\n## Known Issues\n\nCounts are per import.\n\nPending actions:\n- Sort rules with zero matches last\n- Show the rule's file line\n- Page long lists\n`);
+    const t03 = () => api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks.find((t) => t.id === 'T03');
+    await waitFor('the T03 summary with its pending actions', () => {
+      api.workspace.flushAll();
+      return t03()?.pendingActions.length === 3;
+    });
+  };
+  /** Replan slice from T03's CodeLens, answered Dispatch: a replan-slice in flight. */
+  const dispatchReplan = () =>
+    answeringModals('Dispatch', () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', vscode.Uri.file(path.join(tasks, 'T03-SUMMARY.md'))));
+
+  // Each test starts from the sample as shipped, nothing in flight, dispatching to an editor: none
+  // relies on what an earlier one left (a failure or a skip stays its own).
+  beforeEach(async () => {
     api = await freshSample();
+    // After the sample is back: it has no .vscode/settings.json, so freshSample removes the one these write.
+    await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
+    await config().update('dispatch.terminalCommand', undefined, vscode.ConfigurationTarget.Workspace);
     root = api.workspace.list()[0].project.root;
     tasks = path.join(api.workspace.list()[0].project.gsdDir, 'milestones', M2, 'slices', 'S02', 'tasks');
+    await waitFor('nothing in flight', () => api.workspace.list()[0].engine.currentUnit() === null);
   });
 
   after(async () => {
@@ -53,7 +72,6 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   });
 
   it('dispatches the unit the CLI names, to a new editor whose text is the prompt', async function () {
-    await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
     const expected = cliNext();
     // What the panel marks "next" and the status bar names before the click.
     await api.statusBar.update();
@@ -97,6 +115,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
 
   it('shows the unit in flight in the status bar and the panel; a second Next Unit says so and opens no second prompt', async () => {
     const handle = api.workspace.list()[0];
+    await vscode.commands.executeCommand('gsdReviewLoop.nextUnit');
     const flying = handle.engine.currentUnit()!;
     assert.equal(flying.unitType, 'fix-task');
     await waitFor('the status bar to show the unit in flight', () => api.statusBar.text.startsWith('$(watch) GSD: fix-task T02 · '));
@@ -144,11 +163,9 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.match(received, /Fix the issues the reviewer found in task T02/);
     assert.match(received, /never fsynced before rename/);
     result.target!.terminal!.dispose();
-    await config().update('dispatch.target', 'editor', vscode.ConfigurationTarget.Workspace);
   });
 
   it('refuses to dispatch while a file it would write (the task\'s hook state) has unsaved changes, and writes nothing', async () => {
-    await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
     const plan = path.join(tasks, 'T02-HOOKS.md');
     const before = fs.readFileSync(plan, 'utf8');
     const doc = await vscode.workspace.openTextDocument(plan);
@@ -220,6 +237,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   });
 
   it('Replan slice on the CodeLens asks first, then dispatches replan-slice for that slice through the same path', async () => {
+    await writeT03PendingActions();
     const summary = vscode.Uri.file(path.join(tasks, 'T03-SUMMARY.md'));
     // Dismissed: nothing dispatched.
     const refused = await answeringModals(undefined, () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
@@ -235,7 +253,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.match(busy.modals[0].detail, /: complete or cancel it before this can be dispatched\.$/);
     await vscode.commands.executeCommand('gsdReviewLoop.cancelUnit');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const { result: r } = await answeringModals('Dispatch', () => vscode.commands.executeCommand<NextUnitResult>('gsdReviewLoop.replanSlice', summary));
+    const { result: r } = await dispatchReplan();
     const result = r!;
     const d = result.outcome!.decision!;
     assert.deepEqual([d.unitType, d.unitId, d.source, d.data?.triggerTaskId], ['replan-slice', `${M2}/S02`, 'user', 'T03']);
@@ -245,6 +263,10 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
 
   it('✓ Complete Unit on a replan whose REPLAN.md is not written asks first, naming the unit and the missing file; Enter cancels', async () => {
     const handle = api.workspace.list()[0];
+    await writeT03PendingActions();
+    await dispatchReplan();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(handle.engine.currentUnit()?.unitType, 'replan-slice', 'the replan in flight');
     /** Starts Complete Unit, waits for its pick in the page, presses what `keys` say, and returns what the command returned. */
     const answer = async (shot: string, keys: string[]) => {
       const done = vscode.commands.executeCommand('gsdReviewLoop.completeUnit');
@@ -267,9 +289,11 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
   it('puts no CodeLens and no pending actions on a summary whose Known Issues is only an example in a code fence', async () => {
     const summary = path.join(tasks, 'T03-SUMMARY.md');
     const fence = '```';
-    fs.writeFileSync(summary, `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T11:00:00Z\n---\n\n# T03: document the summary format\n\n**Documents the summary.**\n\nThe guide now shows:\n\n${fence}markdown\n## Known Issues\n\nPending actions:\n- An example, not an action\n${fence}\n\n## Deviations\n\nNone.\n`);
+    const fenced = `---\nid: T03\nparent: S02\nmilestone: ${M2}\ncompleted_at: 2026-11-21T11:00:00Z\n---\n\n# T03: document the summary format\n\n**Documents the summary.**\n\nThe guide now shows:\n\n${fence}markdown\n## Known Issues\n\nPending actions:\n- An example, not an action\n${fence}\n\n## Deviations\n\nNone.\n`;
     const t03 = () => api.workspace.state(api.workspace.list()[0]).milestones[1].slices[1].tasks.find((t) => t.id === 'T03');
-    // The test before wrote three pending actions into this summary: wait until the new text is read.
+    // Written over a summary with three pending actions: wait until the new text is read.
+    await writeT03PendingActions();
+    fs.writeFileSync(summary, fenced);
     await waitFor('the rewritten T03 summary', () => {
       api.workspace.flushAll();
       return !t03()?.pendingActions.some((a) => a.text === 'Sort rules with zero matches last');
@@ -277,7 +301,7 @@ describe('GSD: Next Unit, completion and CodeLens', () => {
     assert.deepEqual(t03()?.pendingActions, []);
     const doc = await vscode.workspace.openTextDocument(summary);
     await vscode.window.showTextDocument(doc);
-    // The host may still hold the text the test before showed; it follows the file within moments.
+    // The host may still hold the text written a moment before; it follows the file within moments.
     await waitFor('the editor to show the rewritten summary', () => doc.getText().includes('document the summary format'));
     assert.deepEqual((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [], []);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
