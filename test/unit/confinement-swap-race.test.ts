@@ -30,6 +30,9 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 let flips = 0;
 const restore = () => {
   try { if (fs.lstatSync(dir).isSymbolicLink()) fs.unlinkSync(dir); } catch {}
+  // A folder the racing side made anew while the real one was away goes, so the real one comes back
+  // (left there, every later rename fails and the race stops flipping).
+  try { if (fs.existsSync(saved) && fs.lstatSync(dir).isDirectory()) fs.rmSync(dir, { recursive: true }); } catch {}
   try { if (!fs.existsSync(dir)) fs.renameSync(saved, dir); } catch {}
 };
 while (Date.now() < end) {
@@ -49,6 +52,40 @@ restore();
 process.stdout.write('flips ' + flips + '\\n');
 `;
 
+/**
+ * Runs SWAPPER on `folder` (flipping it with `away` and a link to `outside`) for RACE_MS: `started`
+ * once it has flipped (or ended), `running()` until it exits, and `finish()` for its output.
+ */
+function startSwapper(tag: string, folder: string, away: string, outside: string) {
+  const file = path.join(fs.realpathSync(os.tmpdir()), `gsd-swapper-${process.pid}-${tag}.cjs`);
+  fs.writeFileSync(file, SWAPPER);
+  const child = spawn(process.execPath, [file, folder, away, outside, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  let running = true;
+  // 'close', not 'exit': the child's last output may still be in its pipe when it exits.
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  child.on('exit', () => (running = false));
+  const started = new Promise<void>((resolve) => {
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('started\n')) resolve();
+    });
+    void closed.then(() => resolve());
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+  return {
+    started,
+    running: () => running,
+    /** Waits for the swapper to end, removes its script, and gives what it printed. */
+    async finish(): Promise<string> {
+      await closed;
+      clearTimeout(killer);
+      fs.rmSync(file, { force: true });
+      return output;
+    },
+  };
+}
+
 describe('confinement while a folder is swapped for a link (issue 24)', function () {
   this.timeout(60_000);
 
@@ -60,37 +97,23 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n', '.gsd/tasks/T01-HOOKS.md': 'INSIDE 0\n' });
     const tasks = path.join(root, '.gsd', 'tasks');
     const file = path.join(tasks, 'T01-HOOKS.md');
-    const swapperFile = path.join(base, `gsd-swapper-${process.pid}.cjs`);
-    fs.writeFileSync(swapperFile, SWAPPER);
     locateProject(root);
     const store = new NodeGsdStore();
     // Warm up (the runtime folder and lock exist before the race).
     assert.equal(store.writeIfUnchanged(file, 'INSIDE 1\n', 'INSIDE 0\n'), 'written');
 
-    const child = spawn(process.execPath, [swapperFile, tasks, path.join(root, '.gsd', 'tasks-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    let running = true;
-    // 'close', not 'exit': the child's last output may still be in its pipe when it exits.
-    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    child.on('exit', () => (running = false));
-    const started = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (output.includes('started\n')) resolve();
-      });
-      void closed.then(() => resolve());
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+    let output: string;
+    const swapper = startSwapper('read-write', tasks, path.join(root, '.gsd', 'tasks-away'), outsideDir);
     // The race starts when the swapper has flipped once (a loaded machine starts it late), and
     // lasts as long as the swapper runs.
-    await started;
+    await swapper.started;
 
     const counts = { reads: 0, readInside: 0, readOutside: 0, readRefused: 0, readMissing: 0, readOther: 0, writes: 0, written: 0, conflict: 0, writeRefused: 0 };
     const otherErrors = new Set<string>();
     let last = 'INSIDE 1\n';
     let n = 1;
     try {
-      while (running) {
+      while (swapper.running()) {
         counts.reads++;
         try {
           const text = store.readText(file);
@@ -119,9 +142,7 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
         if (counts.reads % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
-      await closed;
-      clearTimeout(killer);
-      fs.rmSync(swapperFile, { force: true });
+      output = await swapper.finish();
     }
     const flips = /flips (\d+)/.exec(output)?.[1] ?? '0';
     console.log(`      swapper flips: ${flips}; counts: ${JSON.stringify(counts)}; other errors: ${[...otherErrors].join(', ') || 'none'}`);
@@ -152,26 +173,13 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     fs.mkdirSync(path.join(outsideDir, 'S99-OUTSIDE'));
     const root = writeTree({ '.gsd/PREFERENCES.md': '---\n---\n', '.gsd/milestones/M001/slices/S01/S01-PLAN.md': '# S01\n' });
     const slices = path.join(root, '.gsd', 'milestones', 'M001', 'slices');
-    const swapperFile = path.join(base, `gsd-swapper-list-${process.pid}.cjs`);
-    fs.writeFileSync(swapperFile, SWAPPER);
     locateProject(root);
-    const child = spawn(process.execPath, [swapperFile, slices, path.join(root, '.gsd', 'milestones', 'M001', 'slices-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    let running = true;
-    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    child.on('exit', () => (running = false));
-    const started = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (output.includes('started\n')) resolve();
-      });
-      void closed.then(() => resolve());
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
-    await started;
+    let output: string;
+    const swapper = startSwapper('list', slices, path.join(root, '.gsd', 'milestones', 'M001', 'slices-away'), outsideDir);
+    await swapper.started;
     const counts = { lists: 0, inside: 0, outside: 0, refused: 0, missing: 0, other: 0 };
     try {
-      while (running) {
+      while (swapper.running()) {
         counts.lists++;
         try {
           const names = listConfinedFolder(slices).entries.map((e) => e.name);
@@ -186,9 +194,7 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
         if (counts.lists % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
-      await closed;
-      clearTimeout(killer);
-      fs.rmSync(swapperFile, { force: true });
+      output = await swapper.finish();
     }
     const flips = /flips (\d+)/.exec(output)?.[1] ?? '0';
     console.log(`      swapper flips: ${flips}; counts: ${JSON.stringify(counts)}`);
@@ -209,19 +215,13 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     const gsdDir = locateProject(root)!.gsdDir;
     const entry = { at: '2026-11-28T10:00:00Z', event: 'PreToolUse', sessionId: 'race', answer: 'none', ms: 1 };
     assert.equal(appendHookLog(gsdDir, entry), null);
-    const swapperFile = path.join(base, `gsd-swapper-${process.pid}-log.cjs`);
-    fs.writeFileSync(swapperFile, SWAPPER);
-    const child = spawn(process.execPath, [swapperFile, runtimeDir(gsdDir), path.join(gsdDir, 'runtime-away'), outsideDir, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    let running = true;
-    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    child.on('exit', () => (running = false));
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), RACE_MS + 20_000);
+    let output: string;
+    const swapper = startSwapper('log', runtimeDir(gsdDir), path.join(gsdDir, 'runtime-away'), outsideDir);
+    await swapper.started;
     let appended = 0;
     let refused = 0;
     try {
-      for (let i = 0; running; i++) {
+      for (let i = 0; swapper.running(); i++) {
         const ok = i % 2 === 0 ? appendHookLogAsLeft(gsdDir, entry) : appendHookLog(gsdDir, entry) === null;
         if (ok) appended++;
         else refused++;
@@ -229,11 +229,10 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
         if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
-      await closed;
-      clearTimeout(killer);
-      fs.rmSync(swapperFile, { force: true });
+      output = await swapper.finish();
     }
     console.log(`      swapper: ${output.trim().split('\n').pop()}; appended ${appended}, refused ${refused}`);
+    assert.ok(Number(/flips (\d+)/.exec(output)?.[1] ?? '0') > 0, 'the swapper flipped the folder');
     const outsideLog = fs.readFileSync(path.join(outsideDir, 'hooks.jsonl'), 'utf8');
     assert.deepEqual({ outside: fs.readdirSync(outsideDir).sort(), linesAppendedOutside: outsideLog.split('\n').filter((l) => l.includes('"race"')).length, firstLine: outsideLog.split('\n')[0] }, { outside: ['.gitignore', 'hooks.jsonl'], linesAppendedOutside: 0, firstLine: 'OUTSIDE' });
     assert.ok(appended > 0, 'some appends went in while the folder was in place');
