@@ -4,7 +4,7 @@
 // resolved it), so a symlink inside `.gsd` keeps pointing at its target, which gets the new text.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathOfOpened } from './opened-path';
+import { holdFolder, pathOfOpened, whereHeldIs, type HeldFolder } from './opened-path';
 
 const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 
@@ -48,12 +48,64 @@ export function createExclusive(file: string, data: string | Buffer, mode = 0o64
 /**
  * Replaces `real` (a real path, already confined) with `data`, atomically and (unless told it need
  * not survive a power loss) durably. Its folder may be swapped for a link between the caller's
- * check and our writing: the temp file must then be where it was meant to be once created (else it
- * is removed and the write refused). The rename then names that file by its random name, which
- * only we know: through a folder swapped later there is no such file, and the rename fails (ENOENT)
- * instead of replacing a file elsewhere.
+ * check and our writing. Where /proc answers, the folder is opened and must be `real`'s folder, and
+ * the temp file is made and renamed through that descriptor (replaceInHeldFolder). Elsewhere by
+ * name: the temp file must be where it was meant to be once created (else it is removed and the
+ * write refused), and the rename names it by its random name, which only we know.
  */
 export function replaceAtomically(real: string, data: string | Buffer, durable = true): void {
+  const dir = path.dirname(real);
+  const held = process.platform === 'linux' ? holdFolder(dir) : null;
+  if (held === null) {
+    replaceByName(real, data, durable);
+    return;
+  }
+  try {
+    if (held.real !== dir) throw new Error(`${dir} changed while we wrote to it (it is now ${held.real}); nothing written`);
+    replaceInHeldFolder(held, path.basename(real), data, durable);
+    // Moved away after the check: the new file went with it, and the write did not land where meant.
+    const now = whereHeldIs(held);
+    if (now !== dir) throw new Error(`${dir} was moved while we wrote to it (to ${now ?? 'an unknown place'}); the new file went with it`);
+  } finally {
+    fs.closeSync(held.fd);
+  }
+}
+
+/**
+ * The temp file is created in the held folder and renamed there, both names reached through its
+ * descriptor. By name, rename(2) looks up the old and the new name's folders one after the other:
+ * a folder swapped for a link between the two lookups put our temp file in place of a file
+ * outside `.gsd` (seen in confinement-swap-race.test.ts under load).
+ */
+function replaceInHeldFolder(held: HeldFolder, base: string, data: string | Buffer, durable: boolean): void {
+  const target = held.through + base;
+  const tmp = held.through + path.basename(tempNameFor(base));
+  let mode = 0o644;
+  try {
+    mode = fs.lstatSync(target).mode & 0o777;
+  } catch {
+    // new file
+  }
+  const fd = fs.openSync(tmp, CREATE_FLAGS, mode);
+  try {
+    fs.writeFileSync(fd, data);
+    if (durable) fs.fsyncSync(fd);
+    fs.renameSync(tmp, target);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (!durable) return;
+  try {
+    fs.fsyncSync(held.fd);
+  } catch {
+    // best effort, as syncDir
+  }
+}
+
+function replaceByName(real: string, data: string | Buffer, durable: boolean): void {
   let mode = 0o644;
   try {
     mode = fs.lstatSync(real).mode & 0o777;
