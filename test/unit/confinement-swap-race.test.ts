@@ -13,6 +13,8 @@ import { listConfinedFolder, OutsideGsdError } from '../../src/core/files/confin
 import { runtimeDir } from '../../src/core/files/runtime-folder';
 import { NodeGsdStore } from '../../src/core/files/gsd-store';
 import { locateProject } from '../../src/core/state/locate-project';
+import { deriveState, freshPartSource } from '../../src/core/state/derive-state';
+import { ProjectFiles } from '../../src/core/state/project-files';
 import { writeTree } from './helpers/gsd-tree';
 import { skipBecause } from '../shared/skip-because';
 
@@ -266,5 +268,85 @@ describe('confinement while a folder is swapped for a link (issue 24)', function
     fs.symlinkSync(away, tasks);
     const linked = read('T02-PLAN.md');
     assert.deepEqual({ movedOut, replaced, linked }, { movedOut: null, replaced: 'NEW T02\n', linked: 'refused' });
+  });
+
+  // A full derive reads each folder's files as one batch, through the folder held open
+  // (folder-batch.ts): the same two promises must hold for it.
+  const roadmapText = '# M001: Invoicing\n\n**Vision:** Invoices.\n\n## Slices\n\n- [ ] **S01: PDFs** `risk:low` `depends:[]`\n  > After this: PDFs.\n';
+  const planText = '# S01: PDFs\n\n**Goal:** PDFs.\n\n## Tasks\n\n- [ ] **T01: Render** `est:30m`\n- [ ] **T02: Attach logo** `est:30m`\n';
+  const summaryText = (id: string, oneLiner: string) => `---\nid: ${id}\nparent: S01\nmilestone: M001\nverification_result: passed\ncompleted_at: 2026-11-20T10:00:00Z\nblocker_discovered: false\n---\n\n# ${id}: Task\n\n**${oneLiner}**\n\n## Known Issues\n\nNone.\n`;
+  const sliceTree = (tasks: Record<string, string>) => {
+    const tree: Record<string, string> = {
+      '.gsd/PREFERENCES.md': '---\n---\n',
+      '.gsd/milestones/M001/M001-ROADMAP.md': roadmapText,
+      '.gsd/milestones/M001/slices/S01/S01-PLAN.md': planText,
+    };
+    for (const [name, text] of Object.entries(tasks)) tree[`.gsd/milestones/M001/slices/S01/tasks/${name}`] = text;
+    return writeTree(tree);
+  };
+  const tasksOf = (state: ReturnType<typeof deriveState>) => state.milestones[0]?.slices[0]?.tasks.map((t) => `${t.id} ${t.status} ${t.oneLiner ?? '-'}`);
+
+  it('never derives from the outside folder while tasks/ flips to a link and back during full derives', async function () {
+    if (process.platform === 'win32') skipBecause(this, 'symlinks need privileges on Windows');
+    const base = fs.realpathSync(os.tmpdir());
+    const outsideDir = fs.mkdtempSync(path.join(base, 'gsd-swap-outside-'));
+    fs.writeFileSync(path.join(outsideDir, 'T01-PLAN.md'), '# T01: Render\n');
+    fs.writeFileSync(path.join(outsideDir, 'T01-SUMMARY.md'), summaryText('T01', 'OUTSIDE secret one-liner'));
+    fs.writeFileSync(path.join(outsideDir, 'T02-SUMMARY.md'), summaryText('T02', 'OUTSIDE secret one-liner'));
+    const root = sliceTree({ 'T01-PLAN.md': '# T01: Render\n', 'T01-SUMMARY.md': summaryText('T01', 'Rendered inside.') });
+    const project = locateProject(root)!;
+    const tasks = path.join(project.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks');
+    let output: string;
+    const swapper = startSwapper('derive', tasks, path.join(project.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks-away'), outsideDir);
+    await swapper.started;
+    const counts = { derives: 0, outside: 0, inside: 0, other: 0 };
+    try {
+      while (swapper.running()) {
+        counts.derives++;
+        const shown = JSON.stringify(deriveState(project, freshPartSource(new ProjectFiles(new NodeGsdStore()))));
+        if (shown.includes('OUTSIDE')) counts.outside++;
+        else if (shown.includes('Rendered inside.')) counts.inside++;
+        else counts.other++;
+        if (counts.derives % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      output = await swapper.finish();
+    }
+    console.log(`      swapper: ${output.trim().split('\n').pop()}; counts: ${JSON.stringify(counts)}`);
+    assert.ok(Number(/flips (\d+)/.exec(output)?.[1] ?? '0') > 0, 'the swapper flipped the folder');
+    assert.equal(counts.outside, 0, 'derives that showed the outside folder\'s text');
+    assert.ok(counts.inside > 0, 'some derives read the real folder');
+    fs.rmSync(outsideDir, { recursive: true, force: true });
+  });
+
+  it('derives from the folder as it is now when tasks/ is moved out of .gsd and replaced in the middle of a derive', () => {
+    const root = sliceTree({
+      'T01-PLAN.md': '# T01: Render\n',
+      'T01-SUMMARY.md': summaryText('T01', 'Moved out with its folder.'),
+      'T02-SUMMARY.md': summaryText('T02', 'Moved out with its folder.'),
+    });
+    const project = locateProject(root)!;
+    const tasks = path.join(project.gsdDir, 'milestones', 'M001', 'slices', 'S01', 'tasks');
+    const away = path.join(root, 'NOT-GSD-tasks');
+    // Another program moves the folder out of .gsd and makes a new one in its place just after the
+    // derive has read T01's plan from it, before its summaries are read.
+    let moved = false;
+    class MovesTasksAway extends NodeGsdStore {
+      override readText(file: string, listedRegular?: boolean): string | null {
+        const text = super.readText(file, listedRegular);
+        if (!moved && file === path.join(tasks, 'T01-PLAN.md')) {
+          moved = true;
+          fs.renameSync(tasks, away);
+          fs.mkdirSync(tasks);
+          fs.writeFileSync(path.join(tasks, 'T01-PLAN.md'), '# T01: Render\n');
+          fs.writeFileSync(path.join(tasks, 'T01-SUMMARY.md'), summaryText('T01', 'Written in the new folder.'));
+        }
+        return text;
+      }
+    }
+    const state = deriveState(project, freshPartSource(new ProjectFiles(new MovesTasksAway())));
+    assert.ok(moved, 'the folder was moved during the derive');
+    // What .gsd holds now: T01 done with the new folder's summary, T02 without one.
+    assert.deepEqual(tasksOf(state), ['T01 done Written in the new folder.', 'T02 active -']);
   });
 });

@@ -81,6 +81,11 @@ function resolveReal(abs: string, links: number): string {
   return here;
 }
 
+/** The real path of a `.gsd` folder, as every check here judges against it (looked up once). */
+export function realGsdRoot(gsdDir: string): string {
+  return realRoot(gsdDir);
+}
+
 function realRoot(gsdDir: string): string {
   let real = realRoots.get(gsdDir);
   if (real === undefined) {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
 import { applyCommit, type PlannedWrite } from './commit-journal';
 import { confine, confineFolder, confineInGsd, openConfined, rememberListedFolders } from './confine';
+import { openConfinedInBatch, readingInFolderBatches } from './folder-batch';
 import { withGsdLock } from './gsd-lock';
 
 export type { PlannedWrite } from './commit-journal';
@@ -54,6 +55,12 @@ export interface GsdStore {
    * null. Lets optional writes (moving old hook state) step aside instead of refusing the commit.
    */
   refusesWrite?(file: string): string | null;
+  /**
+   * Runs `work`, whose reads may be batched by folder (folder-batch.ts); `movedFolders` were found
+   * elsewhere when their batch ended, and what was read from them must be read again. A store
+   * without it reads file by file.
+   */
+  readingInFolderBatches?<T>(work: () => T): { value: T; movedFolders: string[] };
 }
 
 /** Files above this size are not parsed: GSD's markdown is small, and a huge file is a mistake. */
@@ -69,7 +76,11 @@ function isMissing(error: unknown): boolean {
 
 export class NodeGsdStore implements GsdStore {
   readText(file: string, listedRegular = false): string | null {
-    return readBoundedText(file, MAX_READ_BYTES, openConfined, listedRegular);
+    return readBoundedText(file, MAX_READ_BYTES, openConfinedInBatch, listedRegular);
+  }
+
+  readingInFolderBatches<T>(work: () => T): { value: T; movedFolders: string[] } {
+    return readingInFolderBatches(work);
   }
 
   list(dir: string): DirEntry[] | null {

@@ -25,6 +25,8 @@ export interface PartSource {
   files: ProjectFiles;
   milestone(id: string, dir: string, depth: MilestoneDepth): MilestonePart;
   slice(milestoneId: string, sliceId: string, dir: string): SlicePart;
+  /** Drop any part made from a folder's files (they were read from a folder that moved meanwhile). */
+  forget(dir: string): void;
 }
 
 export interface DeriveOptions {
@@ -42,6 +44,8 @@ export function freshPartSource(files: ProjectFiles): PartSource {
     files,
     milestone: (id, dir, depth) => deriveMilestonePart(files, id, dir, depth),
     slice: (milestoneId, sliceId, dir) => deriveSlicePart(files, milestoneId, sliceId, dir),
+    // Nothing kept but the files, which ProjectFiles forgets itself.
+    forget: () => {},
   };
 }
 
@@ -79,6 +83,15 @@ export function replanRecordedFor(part: Pick<SlicePart, 'replannedTasks' | 'repl
 type Decision = PhaseDecision;
 
 export function deriveState(project: ProjectLocation, source: PartSource, options: DeriveOptions = {}): GSDState {
+  const { value, movedFolders } = source.files.readingInFolderBatches(() => deriveOnce(project, source, options));
+  if (movedFolders.length === 0) return value;
+  // A folder moved while its files were read through it: what came from it is read again, by name
+  // as it is now (outside any batch), and the state is made again from that.
+  for (const dir of movedFolders) source.forget(dir);
+  return deriveOnce(project, source, options);
+}
+
+function deriveOnce(project: ProjectLocation, source: PartSource, options: DeriveOptions): GSDState {
   const { files } = source;
   const diagnostics: Diagnostic[] = [];
   const prefs = preferencesFile(files, project.gsdDir);

@@ -109,6 +109,17 @@ export class ProjectFiles {
     }
   }
 
+  /**
+   * Runs `work` with the store's reads batched by folder where the store can (see GsdStore); the
+   * folders that moved under a batch are returned, and what was read from them is forgotten here.
+   */
+  readingInFolderBatches<T>(work: () => T): { value: T; movedFolders: string[] } {
+    if (!this.store.readingInFolderBatches) return { value: work(), movedFolders: [] };
+    const result = this.store.readingInFolderBatches(work);
+    for (const dir of result.movedFolders) this.invalidateTree(dir);
+    return result;
+  }
+
   /** Forget one path: the file itself, and the listing of its folder (it may be new or gone). */
   invalidate(file: string): void {
     this.parsed.get(path.dirname(file))?.delete(path.basename(file));

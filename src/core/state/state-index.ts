@@ -40,6 +40,7 @@ export class StateIndex {
         }
         return part;
       },
+      forget: (dir) => this.dropPartsAt(dir),
     };
   }
 
@@ -60,10 +61,15 @@ export class StateIndex {
     if (this.files.knowsDir(absPath)) this.files.invalidateTree(absPath);
     this.files.invalidate(absPath);
     this.current = null;
+    this.dropPartsAt(absPath);
+    return true;
+  }
+
+  /** Drops the milestone and slice parts made from files at or under `absPath`, or holding it. */
+  private dropPartsAt(absPath: string): void {
     const within = (dir: string) => absPath === dir || absPath.startsWith(dir + path.sep) || dir.startsWith(absPath + path.sep);
     for (const dir of this.sliceParts.keys()) if (within(dir)) this.sliceParts.delete(dir);
     for (const dir of this.milestoneParts.keys()) if (within(dir)) this.milestoneParts.delete(dir);
-    return true;
   }
 
   /** Forget everything (e.g. the `.gsd` symlink now points elsewhere). */
