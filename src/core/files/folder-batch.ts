@@ -95,21 +95,41 @@ function isPlainName(name: string): boolean {
  */
 export function openConfinedInBatch(file: string, flags: number): number | null {
   const b = batches;
+  if (b === null) return openConfined(file, flags);
   const cut = file.lastIndexOf('/');
-  if (b === null || cut <= 0 || file.charCodeAt(0) !== 47 || !isPlainName(file.slice(cut + 1))) return openConfined(file, flags);
-  const dir = file.slice(0, cut);
-  let held = b.held;
-  if (held === null || held.named !== dir) {
-    if (b.unheld === dir) return openConfined(file, flags);
-    release(b);
-    held = b.held = hold(dir);
-    b.unheld = held === null ? dir : null;
-    if (held === null) return openConfined(file, flags);
-  }
+  const name = file.slice(cut + 1);
+  if (cut <= 0 || file.charCodeAt(0) !== 47 || !isPlainName(name)) return openConfined(file, flags);
+  const held = heldFor(b, file, cut);
+  if (held === null) return openConfined(file, flags);
   try {
-    return fs.openSync(held.through + file.slice(cut + 1), flags | NO_FOLLOW);
+    return fs.openSync(held.through + name, flags | NO_FOLLOW);
   } catch (error) {
     if (isMissing(error)) return null;
     return openConfined(file, flags);
   }
+}
+
+/**
+ * The entries of the folder `dir` (an absolute path) listed through the batch's descriptor, which
+ * then stays held for the files read next, and its real path; null when no batch is under way or
+ * the folder cannot be held (the caller lists it by name, and says what is wrong with it).
+ */
+export function listInBatch(dir: string): { real: string; entries: fs.Dirent[] } | null {
+  const b = batches;
+  if (b === null || dir.charCodeAt(0) !== 47 || dir.length < 2 || dir.endsWith('/')) return null;
+  const held = heldFor(b, dir, dir.length);
+  return held === null ? null : { real: held.real, entries: fs.readdirSync(held.through, { withFileTypes: true }) };
+}
+
+/** The batch for the folder `path.slice(0, cut)`: the one under way, or a new one; null when it cannot be held. */
+function heldFor(b: Batches, path: string, cut: number): Batch | null {
+  const held = b.held;
+  // The folder of the last file, without a new string for its path: file after file, the common case.
+  if (held !== null && held.named.length === cut && path.startsWith(held.named)) return held;
+  const dir = cut === path.length ? path : path.slice(0, cut);
+  if (b.unheld === dir) return null;
+  release(b);
+  b.held = hold(dir);
+  b.unheld = b.held === null ? dir : null;
+  return b.held;
 }

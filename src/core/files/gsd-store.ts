@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { readBoundedText, MAX_READ_BYTES } from './bounded-read';
 import { applyCommit, type PlannedWrite } from './commit-journal';
 import { confine, confineFolder, confineInGsd, openConfined, rememberListedFolders } from './confine';
-import { openConfinedInBatch, readingInFolderBatches } from './folder-batch';
+import { listInBatch, openConfinedInBatch, readingInFolderBatches } from './folder-batch';
 import { withGsdLock } from './gsd-lock';
 
 export type { PlannedWrite } from './commit-journal';
@@ -84,15 +84,20 @@ export class NodeGsdStore implements GsdStore {
   }
 
   list(dir: string): DirEntry[] | null {
+    // In a derive's batch: through the folder held open and judged, whose files are read next.
+    const batched = listInBatch(dir);
     let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch (error) {
-      // A folder that is not there is not read, so nothing to judge (derive probes many).
-      if (isMissing(error)) return null;
-      throw error;
+    if (batched !== null) entries = batched.entries;
+    else {
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch (error) {
+        // A folder that is not there is not read, so nothing to judge (derive probes many).
+        if (isMissing(error)) return null;
+        throw error;
+      }
     }
-    const real = confineFolder(dir);
+    const real = batched?.real ?? confineFolder(dir);
     const folders: string[] = [];
     const listed = entries.map((d): DirEntry => {
       // A symlinked folder (or file) counts as what it points at; reading through it is judged
@@ -111,7 +116,7 @@ export class NodeGsdStore implements GsdStore {
       if (isDirectory) folders.push(d.name);
       return { name: d.name, isDirectory, isFile: !isDirectory, isRegular: d.isFile() };
     });
-    if (folders.length > 0) rememberListedFolders(dir, folders);
+    if (folders.length > 0 && batched === null) rememberListedFolders(dir, folders);
     return listed;
   }
 
