@@ -128,6 +128,25 @@ function replaceByName(real: string, data: string | Buffer, durable: boolean): v
   if (durable) syncDir(path.dirname(real));
 }
 
+/**
+ * A second name `to` for the file `from`, both in the folder `dir` (a real path): link(2) by name
+ * looks up the two names' folders one after the other, as rename(2) does, so on Linux both are
+ * reached through the folder held open and checked to be `dir`. Throws as link(2) does (EEXIST, …).
+ */
+export function linkInFolder(dir: string, from: string, to: string): void {
+  const held = process.platform === 'linux' ? holdFolder(dir) : null;
+  if (held === null) {
+    fs.linkSync(path.join(dir, from), path.join(dir, to));
+    return;
+  }
+  try {
+    if (held.real !== dir) throw new Error(`${dir} changed while we wrote to it (it is now ${held.real}); nothing written`);
+    fs.linkSync(held.through + from, held.through + to);
+  } finally {
+    fs.closeSync(held.fd);
+  }
+}
+
 /** Makes a rename durable; not every platform can open a folder, which is fine. */
 export function syncDir(dir: string): void {
   let fd: number | undefined;

@@ -14,7 +14,7 @@
 // (moveOldRuntimeRecords), before anything reads them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createExclusive, replaceAtomically, tempNameFor } from './atomic-write';
+import { createExclusive, linkInFolder, replaceAtomically, tempNameFor } from './atomic-write';
 import { readBoundedText } from './bounded-read';
 import { confine, confinedDir, isWithin } from './confine';
 
@@ -45,7 +45,7 @@ function placeIgnore(ignore: string): void {
   try {
     createExclusive(tmp, IGNORE_ALL);
     try {
-      fs.linkSync(tmp, ignore);
+      linkInFolder(path.dirname(ignore), path.basename(tmp), path.basename(ignore));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (code === 'EEXIST') return;
