@@ -165,8 +165,10 @@ describe('hook-state sidecars', function () {
     const nodeFs = require('node:fs') as { renameSync: typeof fs.renameSync };
     const rename = nodeFs.renameSync;
     // The process dies (here: the disk refuses) after the sidecar is written and before the plan is.
+    // The plan by its name, or through its folder held open (atomic-write.ts on Linux).
+    const isPlan = (to: fs.PathLike) => String(to) === plan || (path.basename(String(to)) === path.basename(plan) && fs.realpathSync(path.dirname(String(to))) === path.dirname(plan));
     nodeFs.renameSync = (from, to) => {
-      if (to === plan) throw Object.assign(new Error('EIO: simulated crash'), { code: 'EIO' });
+      if (isPlan(to)) throw Object.assign(new Error('EIO: simulated crash'), { code: 'EIO' });
       return rename(from, to);
     };
     let out;

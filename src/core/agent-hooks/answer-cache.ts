@@ -149,6 +149,8 @@ export function recordingStore(inner: GsdStore): { store: GsdStore; paths: Set<s
           return (value as (...a: unknown[]) => unknown).call(target, p, ...rest);
         };
       }
+      // Only a way of reading: the reads it runs come through readText and list above.
+      if (prop === 'readingInFolderBatches') return value.bind(target);
       return (...args: unknown[]) => {
         other = true;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
