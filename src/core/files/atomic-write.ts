@@ -55,7 +55,8 @@ export function createExclusive(file: string, data: string | Buffer, mode = 0o64
  */
 export function replaceAtomically(real: string, data: string | Buffer, durable = true): void {
   const dir = path.dirname(real);
-  const held = process.platform === 'linux' ? holdFolder(dir) : null;
+  // Callers pass a real path; anything else (a trailing separator, `..`) goes by name, as it always did.
+  const held = process.platform === 'linux' && path.resolve(real) === real ? holdFolder(dir) : null;
   if (held === null) {
     replaceByName(real, data, durable);
     return;

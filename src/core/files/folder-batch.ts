@@ -67,15 +67,18 @@ function release(b: Batches): void {
 function hold(dir: string): Batch | null {
   const gsdDir = gsdRootOf(dir);
   if (gsdDir === null) return null;
+  let root: string;
   let held: HeldFolder | null;
   try {
+    // The root first: were it to fail with the folder held, the descriptor would be left open.
+    root = realGsdRoot(gsdDir);
     held = holdFolder(dir);
   } catch {
     // Missing or not a folder: the per-file way says so for each file.
     return null;
   }
   if (held === null) return null;
-  if (!isWithin(realGsdRoot(gsdDir), held.real)) {
+  if (!isWithin(root, held.real)) {
     fs.closeSync(held.fd);
     return null;
   }

@@ -8,12 +8,30 @@ import * as fs from 'node:fs';
 let procFd: boolean | undefined;
 
 /**
+ * This process's folder in /proc, by the number /proc itself gives it (`/proc/self` read once):
+ * one link fewer to follow for each of the thousands of files a derive opens through a folder.
+ * Not `process.pid`: in a PID namespace that mounted no /proc of its own, that number is another
+ * process's there, and names through it reached that process's descriptors.
+ */
+let procSelf: string | undefined;
+
+function ownProcFolder(): string {
+  if (procSelf === undefined) {
+    try {
+      procSelf = '/proc/' + fs.readlinkSync('/proc/self');
+    } catch {
+      procSelf = '/proc/self';
+    }
+  }
+  return procSelf;
+}
+
+/**
  * A name that opens again what `fd` opened, wherever it is now (`/proc/<pid>/fd/N`), once
- * pathOfOpened has found that /proc answers; null elsewhere. By the process id rather than `self`:
- * one link fewer to follow, for each of the thousands of files a derive opens through a folder.
+ * pathOfOpened has found that /proc answers; null elsewhere.
  */
 export function reopenName(fd: number): string | null {
-  return procFd === true ? `/proc/${process.pid}/fd/${fd}` : null;
+  return procFd === true ? `${ownProcFolder()}/fd/${fd}` : null;
 }
 
 /**
