@@ -79,25 +79,7 @@ export function replaceAtomically(real: string, data: string | Buffer, durable =
  * outside `.gsd` (seen in confinement-swap-race.test.ts under load).
  */
 function replaceInHeldFolder(held: HeldFolder, base: string, data: string | Buffer, durable: boolean): void {
-  const target = held.through + base;
-  const tmp = held.through + path.basename(tempNameFor(base));
-  let mode = 0o644;
-  try {
-    mode = fs.lstatSync(target).mode & 0o777;
-  } catch {
-    // new file
-  }
-  const fd = fs.openSync(tmp, CREATE_FLAGS, mode);
-  try {
-    fs.writeFileSync(fd, data);
-    if (durable) fs.fsyncSync(fd);
-    fs.renameSync(tmp, target);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  } finally {
-    fs.closeSync(fd);
-  }
+  writeAndRename(held.through + path.basename(tempNameFor(base)), held.through + base, data, durable);
   if (!durable) return;
   try {
     fs.fsyncSync(held.fd);
@@ -107,26 +89,34 @@ function replaceInHeldFolder(held: HeldFolder, base: string, data: string | Buff
 }
 
 function replaceByName(real: string, data: string | Buffer, durable: boolean): void {
+  const tmp = tempNameFor(real);
+  writeAndRename(tmp, real, data, durable, (fd) => landedWhereMeant(fd, tmp));
+  if (durable) syncDir(path.dirname(real));
+}
+
+/**
+ * `data` into the new file `tmp` (created exclusively, with `target`'s mode), then renamed over
+ * `target`; `check` judges the new file before a byte is written. The temp file never outlives a failure.
+ */
+function writeAndRename(tmp: string, target: string, data: string | Buffer, durable: boolean, check?: (fd: number) => void): void {
   let mode = 0o644;
   try {
-    mode = fs.lstatSync(real).mode & 0o777;
+    mode = fs.lstatSync(target).mode & 0o777;
   } catch {
     // new file
   }
-  const tmp = tempNameFor(real);
   const fd = fs.openSync(tmp, CREATE_FLAGS, mode);
   try {
-    landedWhereMeant(fd, tmp);
+    check?.(fd);
     fs.writeFileSync(fd, data);
     if (durable) fs.fsyncSync(fd);
-    fs.renameSync(tmp, real);
+    fs.renameSync(tmp, target);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw error;
   } finally {
     fs.closeSync(fd);
   }
-  if (durable) syncDir(path.dirname(real));
 }
 
 /**

@@ -83,10 +83,6 @@ function resolveReal(abs: string, links: number): string {
 
 /** The real path of a `.gsd` folder, as every check here judges against it (looked up once). */
 export function realGsdRoot(gsdDir: string): string {
-  return realRoot(gsdDir);
-}
-
-function realRoot(gsdDir: string): string {
   let real = realRoots.get(gsdDir);
   if (real === undefined) {
     real = fs.realpathSync.native(gsdDir);
@@ -120,7 +116,7 @@ export function confine(gsdDir: string, file: string): string {
   const abs = path.resolve(gsdDir, file);
   let root: string;
   try {
-    root = realRoot(path.resolve(gsdDir));
+    root = realGsdRoot(path.resolve(gsdDir));
   } catch {
     throw new OutsideGsdError(abs, null, null);
   }
@@ -193,7 +189,7 @@ export function confineFolder(dir: string): string {
   } catch (error) {
     throw new OutsideGsdError(abs, (error as Error).message, gsdDir);
   }
-  if (!isWithin(realRoot(gsdDir), real)) throw new OutsideGsdError(abs, real, gsdDir);
+  if (!isWithin(realGsdRoot(gsdDir), real)) throw new OutsideGsdError(abs, real, gsdDir);
   return real;
 }
 
@@ -212,7 +208,7 @@ export function listConfinedFolder(dir: string): { real: string; entries: fs.Dir
   const abs = path.isAbsolute(dir) ? dir : path.resolve(dir);
   const gsdDir = gsdRootOf(abs);
   if (!gsdDir) throw new OutsideGsdError(abs, null, null);
-  const root = realRoot(gsdDir);
+  const root = realGsdRoot(gsdDir);
   const fd = fs.openSync(abs, LIST_FLAGS);
   try {
     const real = pathOfOpened(fd, abs);
@@ -284,7 +280,7 @@ export function openConfined(file: string, flags: number): number | null {
   const abs = path.isAbsolute(file) ? file : path.resolve(file);
   const gsdDir = gsdRootOf(abs);
   if (!gsdDir) throw new OutsideGsdError(abs, null, null);
-  const root = realRoot(gsdDir);
+  const root = realGsdRoot(gsdDir);
   const cut = abs.lastIndexOf(path.sep);
   const base = abs.slice(cut + 1);
   const named = abs.slice(0, cut);
@@ -326,7 +322,7 @@ const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW | (fs.c
  * the descriptor is closed, a file this call created there is removed, and OutsideGsdError is thrown.
  */
 export function openConfinedForAppend(gsdDir: string, file: string, mode = 0o644): number {
-  const root = realRoot(path.resolve(gsdDir));
+  const root = realGsdRoot(path.resolve(gsdDir));
   let fd: number;
   let created = false;
   try {
@@ -353,7 +349,7 @@ export function openConfinedForAppend(gsdDir: string, file: string, mode = 0o644
 export function confineInGsd(file: string): { gsdDir: string; real: string } {
   const gsdDir = gsdRootOf(file);
   if (!gsdDir) throw new OutsideGsdError(path.resolve(file), null, null);
-  return { gsdDir: realRoot(gsdDir), real: confine(gsdDir, file) };
+  return { gsdDir: realGsdRoot(gsdDir), real: confine(gsdDir, file) };
 }
 
 /** A path a hook, a payload or a frontmatter value gives relative to `.gsd`: its real path, or null. */

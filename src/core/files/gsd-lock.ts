@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { processAlive } from './atomic-write';
+import { holdFolder, type HeldFolder } from './opened-path';
 import { confinedDir } from './confine';
 import { ensureRuntimeDir, RUNTIME_FOLDER } from './runtime-folder';
 import { nodeOs } from './user-home';
@@ -205,7 +206,33 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
       held.set(key, depth);
     }
   }
-  const lock = lockPath(gsdDir);
+  const named = lockPath(gsdDir);
+  const folder = holdLockFolder(named);
+  try {
+    return lockedIn(folder === null ? named : folder.through + LOCK_NAME, named, key, fn);
+  } finally {
+    if (folder !== null) fs.closeSync(folder.fd);
+  }
+}
+
+/**
+ * The runtime folder held open for the lock's time, on Linux: every name of the lock is then reached
+ * through it (`/proc/<pid>/fd/D/write.lock`). By name, taking the lock renames our candidate folder
+ * to the lock's name, and rename(2) looks up the two names' folders one after the other: a runtime
+ * folder swapped for a link in between moved our candidate out of `.gsd` (confinement-swap-race.test.ts).
+ */
+function holdLockFolder(lock: string): HeldFolder | null {
+  const dir = path.dirname(lock);
+  const folder = process.platform === 'linux' ? holdFolder(dir) : null;
+  if (folder !== null && folder.real !== dir) {
+    fs.closeSync(folder.fd);
+    throw new Error(`${dir} changed while we took the write lock (it is now ${folder.real}); nothing was written`);
+  }
+  return folder;
+}
+
+/** withGsdLock's waiting and holding, with `lock` as the lock's names are reached and `named` as it is told. */
+function lockedIn<T>(lock: string, named: string, key: string, fn: () => T): T {
   const deadline = Date.now() + LOCK_WAIT_MS;
   let candidate = newCandidate(lock);
   let entry: string | null = null;
@@ -216,7 +243,7 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
         entry = attempt.taken;
         break;
       }
-      if (Date.now() > deadline) throw new LockBusyError(`another process has held the GSD write lock (${lock}) for over ${LOCK_WAIT_MS / 1000} s; nothing was written`);
+      if (Date.now() > deadline) throw new LockBusyError(`another process has held the GSD write lock (${named}) for over ${LOCK_WAIT_MS / 1000} s; nothing was written`);
       if (attempt === 'again') continue;
       Atomics.wait(sleeper, 0, 0, pause + Math.random() * pause);
       pause = Math.min(pause * 2, 8);
