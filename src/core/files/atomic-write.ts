@@ -4,7 +4,7 @@
 // resolved it), so a symlink inside `.gsd` keeps pointing at its target, which gets the new text.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { holdFolder, pathOfOpened, whereHeldIs, type HeldFolder } from './opened-path';
+import { holdFolderToWrite, pathOfOpened, whereHeldIs, type HeldFolder } from './opened-path';
 
 const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 
@@ -56,13 +56,12 @@ export function createExclusive(file: string, data: string | Buffer, mode = 0o64
 export function replaceAtomically(real: string, data: string | Buffer, durable = true): void {
   const dir = path.dirname(real);
   // Callers pass a real path; anything else (a trailing separator, `..`) goes by name, as it always did.
-  const held = process.platform === 'linux' && path.resolve(real) === real ? holdFolder(dir) : null;
+  const held = path.resolve(real) === real ? holdFolderToWrite(dir, 'wrote to it') : null;
   if (held === null) {
     replaceByName(real, data, durable);
     return;
   }
   try {
-    if (held.real !== dir) throw new Error(`${dir} changed while we wrote to it (it is now ${held.real}); nothing written`);
     replaceInHeldFolder(held, path.basename(real), data, durable);
     // Moved away after the check: the new file went with it, and the write did not land where meant.
     const now = whereHeldIs(held);
@@ -125,13 +124,12 @@ function writeAndRename(tmp: string, target: string, data: string | Buffer, dura
  * reached through the folder held open and checked to be `dir`. Throws as link(2) does (EEXIST, …).
  */
 export function linkInFolder(dir: string, from: string, to: string): void {
-  const held = process.platform === 'linux' ? holdFolder(dir) : null;
+  const held = holdFolderToWrite(dir, 'wrote to it');
   if (held === null) {
     fs.linkSync(path.join(dir, from), path.join(dir, to));
     return;
   }
   try {
-    if (held.real !== dir) throw new Error(`${dir} changed while we wrote to it (it is now ${held.real}); nothing written`);
     fs.linkSync(held.through + from, held.through + to);
   } finally {
     fs.closeSync(held.fd);

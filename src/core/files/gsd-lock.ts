@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { processAlive } from './atomic-write';
-import { holdFolder, type HeldFolder } from './opened-path';
+import { holdFolderToWrite } from './opened-path';
 import { confinedDir } from './confine';
 import { ensureRuntimeDir, RUNTIME_FOLDER } from './runtime-folder';
 import { nodeOs } from './user-home';
@@ -207,28 +207,17 @@ export function withGsdLock<T>(gsdDir: string, fn: () => T): T {
     }
   }
   const named = lockPath(gsdDir);
-  const folder = holdLockFolder(named);
+  // The runtime folder held open for the lock's time, on Linux, and every name of the lock reached
+  // through it (`/proc/<pid>/fd/D/write.lock`): by name, taking the lock renames our candidate folder
+  // to the lock's name, and rename(2) looks up the two names' folders one after the other, so a
+  // runtime folder swapped for a link in between moved our candidate out of `.gsd`
+  // (confinement-swap-race.test.ts).
+  const folder = holdFolderToWrite(path.dirname(named), 'took the write lock');
   try {
     return lockedIn(folder === null ? named : folder.through + LOCK_NAME, named, key, fn);
   } finally {
     if (folder !== null) fs.closeSync(folder.fd);
   }
-}
-
-/**
- * The runtime folder held open for the lock's time, on Linux: every name of the lock is then reached
- * through it (`/proc/<pid>/fd/D/write.lock`). By name, taking the lock renames our candidate folder
- * to the lock's name, and rename(2) looks up the two names' folders one after the other: a runtime
- * folder swapped for a link in between moved our candidate out of `.gsd` (confinement-swap-race.test.ts).
- */
-function holdLockFolder(lock: string): HeldFolder | null {
-  const dir = path.dirname(lock);
-  const folder = process.platform === 'linux' ? holdFolder(dir) : null;
-  if (folder !== null && folder.real !== dir) {
-    fs.closeSync(folder.fd);
-    throw new Error(`${dir} changed while we took the write lock (it is now ${folder.real}); nothing was written`);
-  }
-  return folder;
 }
 
 /** withGsdLock's waiting and holding, with `lock` as the lock's names are reached and `named` as it is told. */

@@ -85,6 +85,20 @@ export function holdFolder(dir: string): HeldFolder | null {
   return { fd, real, through: name + '/' };
 }
 
+/**
+ * The folder `dir` (a real path) held open to write in it, on Linux; null elsewhere (the caller goes
+ * by name). Throws when what was opened is not `dir` (a folder on the way swapped for a link), as
+ * the open does otherwise; `doing` names the write in that message.
+ */
+export function holdFolderToWrite(dir: string, doing: string): HeldFolder | null {
+  const held = process.platform === 'linux' ? holdFolder(dir) : null;
+  if (held !== null && held.real !== dir) {
+    fs.closeSync(held.fd);
+    throw new Error(`${dir} changed while we ${doing} (it is now ${held.real}); nothing was written`);
+  }
+  return held;
+}
+
 /** Where a held folder is now (null when that cannot be told). */
 export function whereHeldIs(held: HeldFolder): string | null {
   try {
