@@ -40,6 +40,14 @@ export class MarkdownSource implements StateSource {
     return this.current;
   }
 
+  firstLook(): { state: GSDState; complete: boolean } {
+    return this.index ? this.index.firstLook() : { state: this.state(), complete: true };
+  }
+
+  readStep(): boolean {
+    return this.index ? this.index.readStep() : false;
+  }
+
   changed(paths: readonly string[]): boolean {
     let any = false;
     for (const p of paths) {

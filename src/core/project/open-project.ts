@@ -27,6 +27,7 @@ import { HookRegistry } from '../hooks/engine/hook-registry';
 import { NoProjectError } from '../state/derive-state';
 import { locateProject, type GsdProject } from '../state/locate-project';
 import type { ProjectFiles } from '../state/project-files';
+import type { GSDState } from '../model/types';
 import { COMPAT_MARKER, DATABASE_FILE, detectProjectKind, PHASES_DIR, type ProjectKindReport } from '../state/project-kind';
 import { Gsd2DatabaseSource } from './gsd2-database-source';
 import { HookCache, type ProjectHooks } from './hook-cache';
@@ -72,6 +73,14 @@ export interface Project {
   readonly readOnly: boolean;
   /** The current state; the same object until something it depends on changed. */
   state(): ProjectState;
+  /**
+   * The state as far as it is read: the full one when it is, else a first look that reads only the
+   * milestones and the active slice (GSD's decision on it is the full state's; other slices have no
+   * plan loaded, pending actions are the active slice's). For showing early, never for deciding.
+   */
+  firstLook(): { state: ProjectState; complete: boolean };
+  /** Reads one more step of the full state (a milestone); false once state() has nothing left to read. */
+  readStep(): boolean;
   /** Tell the engine what changed on disk (absolute paths); true when the state will be read again. */
   changed(paths: readonly string[]): boolean;
   /** Forget everything read and loaded (the Refresh command). */
@@ -117,6 +126,7 @@ class ProjectEngine implements Project {
   private src!: StateSource;
   private readonly hookCache: HookCache;
   private shown: { from: object; state: ProjectState } | null = null;
+  private looked: { from: object; state: ProjectState } | null = null;
   private context: { state: object; hooks: ProjectHooks; ctx: DispatchContext } | null = null;
 
   constructor(
@@ -159,6 +169,7 @@ class ProjectEngine implements Project {
         this.src = new MarkdownSource(at, this.store, this.reading);
     }
     this.shown = null;
+    this.looked = null;
     this.context = null;
   }
 
@@ -193,7 +204,26 @@ class ProjectEngine implements Project {
       this.detect(true);
       raw = this.src.state();
     }
-    if (this.shown?.from === raw) return this.shown.state;
+    return this.present(raw, 'shown');
+  }
+
+  firstLook(): { state: ProjectState; complete: boolean } {
+    this.checkKind();
+    // Only a markdown index reads in steps; every other source's state is read whole, and at once.
+    const look = this.src.firstLook?.();
+    if (!look || look.complete) return { state: this.state(), complete: true };
+    return { state: this.present(look.state, 'looked'), complete: false };
+  }
+
+  readStep(): boolean {
+    this.checkKind();
+    return this.src.readStep?.() ?? false;
+  }
+
+  /** GSD's state as handed out: with its source, and what detection and our records have to say. */
+  private present(raw: GSDState, slot: 'shown' | 'looked'): ProjectState {
+    const kept = this[slot];
+    if (kept?.from === raw) return kept.state;
     // A gsd.db that detection could not take (random bytes, a link out of .gsd) leaves the project to
     // its markdown: said, in Problems and as the source's fallback, never ignored in silence.
     const unread = this.src instanceof MarkdownSource ? this.detection.diagnostics.filter((d) => !raw.diagnostics.some((x) => x.file === d.file && x.message === d.message)) : [];
@@ -203,7 +233,7 @@ class ProjectEngine implements Project {
     // What finding the project did to our records (a journal finished or set aside) is said with every state.
     const notes = this.location.notes;
     if (notes) state.diagnostics = [...notes.map((message) => ({ file: journalFile(this.gsdDir), severity: 'warning' as const, message })), ...state.diagnostics];
-    this.shown = { from: raw, state };
+    this[slot] = { from: raw, state };
     return state;
   }
 

@@ -33,6 +33,12 @@ export interface StateSource {
   readonly files: ProjectFiles;
   /** The current state; read again only after `changed` said something it depends on changed. */
   state(): GSDState;
+  /**
+   * A reader that keeps its parts (the panel's) may offer the state before every file is read: the
+   * first look (see StateIndex.firstLook), and the full read one step at a time (false when done).
+   */
+  firstLook?(): { state: GSDState; complete: boolean };
+  readStep?(): boolean;
   /** Paths (absolute) created, edited or deleted; true when the next `state()` reads again. */
   changed(paths: readonly string[]): boolean;
   /** Forget everything read (the Refresh command, a `.gsd` link that now points elsewhere). */

@@ -91,6 +91,19 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
   return deriveOnce(project, source, options);
 }
 
+/**
+ * The reads of a full derive, one milestone (its parts and every slice of its roadmap) per step, so a
+ * long-lived reader (the panel's StateIndex) can fill its parts a little at a time and leave its
+ * thread free between steps; the full derive after them then finds every part made.
+ */
+export function* readingSteps(project: ProjectLocation, source: PartSource): Generator<void, void, void> {
+  const reader = new SliceReader(source, []);
+  for (const p of readMilestones(project.gsdDir, source, false, [])) {
+    for (const rs of p.roadmap?.slices ?? []) reader.load(p, rs.id);
+    yield;
+  }
+}
+
 function deriveOnce(project: ProjectLocation, source: PartSource, options: DeriveOptions): GSDState {
   const { files } = source;
   const diagnostics: Diagnostic[] = [];

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { deriveMilestonePart, type MilestonePart } from './derive-milestone';
 import { deriveSlicePart, type SlicePart } from './derive-slice';
-import { deriveState, type PartSource, type ProjectLocation } from './derive-state';
+import { deriveState, readingSteps, type PartSource, type ProjectLocation } from './derive-state';
 import { NodeGsdStore, type GsdStore } from '../files/gsd-store';
 import { ProjectFiles } from './project-files';
 import type { GSDState } from '../model/types';
@@ -14,6 +14,9 @@ export class StateIndex {
   private readonly milestoneParts = new Map<string, MilestonePart>();
   private readonly sliceParts = new Map<string, SlicePart>();
   private current: GSDState | null = null;
+  /** The state from the milestones and the active slice alone, until the full one is made. */
+  private look: GSDState | null = null;
+  private steps: Generator<void, void, void> | null = null;
   private readonly source: PartSource;
 
   constructor(
@@ -51,6 +54,33 @@ export class StateIndex {
   }
 
   /**
+   * The state as far as it can be made without reading every slice: the milestones (their roadmaps,
+   * summaries, contexts), GSD's decision and the active slice whole, by the lazy path's rules (the
+   * CLI's `next` decides on exactly this). Slices other than the active one have no plan loaded
+   * (`planLoaded` false) and pending actions come from the active slice alone. The full state once made.
+   */
+  firstLook(): { state: GSDState; complete: boolean } {
+    if (this.current) return { state: this.current, complete: true };
+    this.look ??= deriveState(this.project, this.source, { lazy: true });
+    return { state: this.look, complete: false };
+  }
+
+  /**
+   * Reads one more milestone's parts for the full state (see readingSteps); false when all are read,
+   * after which `state()` only assembles them. Each step reads its folders as one batch, like a derive.
+   */
+  readStep(): boolean {
+    if (this.current) return false;
+    this.steps ??= readingSteps(this.project, this.source);
+    const { value, movedFolders } = this.files.readingInFolderBatches(() => this.steps!.next());
+    // What came from a folder that moved meanwhile is dropped: the full derive reads it again by name.
+    for (const dir of movedFolders) this.dropPartsAt(dir);
+    if (!value.done) return true;
+    this.steps = null;
+    return false;
+  }
+
+  /**
    * Tell the index that something at `absPath` changed (created, edited, deleted; file or folder).
    * Returns false when the path is outside `.gsd` and nothing was dropped.
    */
@@ -61,6 +91,7 @@ export class StateIndex {
     if (this.files.knowsDir(absPath)) this.files.invalidateTree(absPath);
     this.files.invalidate(absPath);
     this.current = null;
+    this.look = null;
     this.dropPartsAt(absPath);
     return true;
   }
@@ -78,5 +109,7 @@ export class StateIndex {
     this.milestoneParts.clear();
     this.sliceParts.clear();
     this.current = null;
+    this.look = null;
+    this.steps = null;
   }
 }
