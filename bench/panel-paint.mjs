@@ -1,7 +1,8 @@
 // `npm run bench:paint`: activation to first panel paint in the real workbench (code-server + its web
 // workbench in headless chromium), on the 10,000-task tree of `npm run bench`, against baselines from
 // the same run: the same path on the bundled sample project (a dozen tasks), and the workbench's own
-// Explorer (its first row, from navigation). A measurement, not a test: it prints medians and ratios.
+// Explorer (its first row, from navigation). A measurement, not a test: it prints medians and ratios,
+// and when the rest of the project (read after the panel's first look) was read.
 //
 // How: the extension is installed as a user would have it; code-server runs with GSD_PANEL_PAINT_LOG,
 // so each extension host appends when activate() started and when the panel first handed VS Code
@@ -88,14 +89,18 @@ async function measure(folder, logFile) {
   // The Explorer may be replaced by the panel's container before it ever paints: wait briefly.
   await page.waitForFunction(() => window.__gsdPaint?.explorer !== undefined, undefined, { timeout: 3000, polling: 100 }).catch(() => undefined);
   const seen = await page.evaluate(() => window.__gsdPaint);
+  // The rest of the project is read after the first rows: wait for that too (reported, not a ratio).
+  for (let waited = 0; waited < 30_000 && !readLog(logFile).some((e) => e.event === 'read'); waited += 200) await new Promise((r) => setTimeout(r, 200));
   await page.close();
   const log = readLog(logFile);
   const activate = log.find((e) => e.event === 'activate')?.at;
   const children = log.find((e) => e.event === 'first-children')?.at;
+  const read = log.find((e) => e.event === 'read')?.at;
   if (activate === undefined) throw new Error(`no activation was logged for ${folder} (${logFile})`);
   return {
     activateToPaint: seen.panel - activate,
     activateToChildren: children === undefined ? NaN : children - activate,
+    activateToRead: read === undefined ? NaN : read - activate,
     navToActivate: activate - navigated,
     navToExplorer: seen.explorer === undefined ? NaN : seen.explorer - navigated,
   };
@@ -128,7 +133,7 @@ async function main() {
     for (const [name, folder] of round % 2 ? [['tree', tree], ['sample', sample]] : [['sample', sample], ['tree', tree]]) {
       const r = await measure(folder, logFile);
       runs[name].push(r);
-      console.log(`  round ${round + 1} ${name.padEnd(6)} activation → panel rows ${ms(r.activateToPaint)} (getChildren after ${ms(r.activateToChildren)}); navigation → activation ${ms(r.navToActivate)}, → Explorer rows ${ms(r.navToExplorer)}`);
+      console.log(`  round ${round + 1} ${name.padEnd(6)} activation → panel rows ${ms(r.activateToPaint)} (getChildren after ${ms(r.activateToChildren)}, all read after ${ms(r.activateToRead)}); navigation → activation ${ms(r.navToActivate)}, → Explorer rows ${ms(r.navToExplorer)}`);
     }
   }
   const m = (name, key) => median(runs[name].map((r) => r[key]));
@@ -136,7 +141,7 @@ async function main() {
   const small = m('sample', 'activateToPaint');
   const explorer = m('tree', 'navToExplorer');
   console.log('\nmedians');
-  console.log(`  10,000-task tree: activation → first panel paint ${ms(tree10k)} (top level handed to VS Code after ${ms(m('tree', 'activateToChildren'))})`);
+  console.log(`  10,000-task tree: activation → first panel paint ${ms(tree10k)} (top level handed to VS Code after ${ms(m('tree', 'activateToChildren'))}, every file read after ${ms(m('tree', 'activateToRead'))})`);
   console.log(`  sample project:   activation → first panel paint ${ms(small)} (after ${ms(m('sample', 'activateToChildren'))})`);
   console.log(`  baseline, same windows: navigation → Explorer rows ${ms(explorer)} (10k tree), navigation → activation ${ms(m('tree', 'navToActivate'))}`);
   console.log(`  ratio 10k tree / sample: ${(tree10k / small).toFixed(2)}×; 10k activation → paint / navigation → Explorer paint: ${(tree10k / explorer).toFixed(2)}×`);

@@ -58,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const findings = new ReviewFindingsView(workspace, log);
   const installUndo = new InstallUndo(context.workspaceState);
   const showState = () => {
-    for (const p of workspace.list()) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
+    // A project still being read says its diagnostics once read (its end announces a state change).
+    for (const p of workspace.list()) if (!workspace.isReading(p)) problems.update(p.project.gsdDir, workspace.state(p).diagnostics);
     // Set only when it changed: each assignment re-lays out the view's header in the workbench.
     const label = sourceLabel(workspace);
     if (treeView.description !== label.description) treeView.description = label.description;
@@ -107,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   void legacyAliases.update();
   showState();
   if (measuringPaint) void vscode.commands.executeCommand(SHOW_VIEW_CONTAINER);
+  void vscode.window.withProgress({ location: { viewId: REVIEW_PANEL_VIEW } }, () => workspace.whenRead());
   refreshInstalledHooks(workspace, cliPath, log);
   log.info(`GSD Review Loop ${context.extension.packageJSON.version} active in VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ' (untrusted workspace: read-only)'}`);
   return { workspace, panel, problems, statusBar, treeView, codeLens, completer, findings, installAgentHooks: (handle, hosts) => installAgentHooks(handle, cliPath, installUndo, false, hosts) };

@@ -35,12 +35,30 @@ class Workspace {
   readonly onDidChangeNextUnit = this.nextUnit_.event;
   readonly onDidLogHookEvent = this.hookEvent.event;
   readonly next = new Map<ProjectHandle, DispatchOutcome>();
+  /** Projects still being read (the real workspace reads them a milestone per step after activation). */
+  readonly reading = new Set<ProjectHandle>();
+  readingStarted = 0;
   constructor(readonly handles: ProjectHandle[]) {}
   list() {
     return this.handles;
   }
   state(h: ProjectHandle) {
     return h.engine.state();
+  }
+  shownState(h: ProjectHandle) {
+    return this.reading.has(h) ? h.engine.firstLook().state : h.engine.state();
+  }
+  isReading(h: ProjectHandle) {
+    return this.reading.has(h);
+  }
+  startReading() {
+    this.readingStarted++;
+  }
+  /** The read ends as the workspace's does: the full state announced like a change from nothing. */
+  read(h: ProjectHandle) {
+    while (h.engine.readStep());
+    this.reading.delete(h);
+    this.stateChange.fire({ handle: h, changes: stateChanges(null, h.engine.state()), paths: [] });
   }
   nextUnit(h: ProjectHandle) {
     return this.next.get(h);
@@ -64,10 +82,11 @@ function handle(name: string, root: string): ProjectHandle {
   return { folder: { name, index: 0, uri: { fsPath: root } }, project, engine } as unknown as ProjectHandle;
 }
 
-async function setUp(names: Array<'ledgerline' | 'flight-sim'>) {
+async function setUp(names: Array<'ledgerline' | 'flight-sim'>, reading = false) {
   const handles = names.map((n) => (n === 'ledgerline' ? handle(n, copySample()) : handle(n, copyFixture('legacy-flight-sim'))));
   const ws = new Workspace(handles);
-  for (const h of handles) ws.next.set(h, await h.engine.preview());
+  if (reading) for (const h of handles) ws.reading.add(h);
+  if (!reading) for (const h of handles) ws.next.set(h, await h.engine.preview());
   const panel = new ReviewPanelProvider(ws as unknown as GsdWorkspace);
   const told: Array<PanelNode | PanelNode[] | undefined> = [];
   panel.onDidChangeTreeData((e) => told.push(e));
@@ -217,6 +236,35 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
     const { panel } = await setUp(['ledgerline', 'flight-sim']);
     const batches = assertNoBatchAnswersAnother(panel);
     assert.equal(batches[1].length, 2, 'both project roots open expanded');
+  });
+
+  it('while the project is read: its milestones and open slices at once, other slices "reading…", the pending actions group after the read', async () => {
+    const { ws, panel, told, ledgerline } = await setUp(['ledgerline'], true);
+    const look = ledgerline.engine.firstLook().state;
+    const parents = new Map<string, string | null>();
+    const first = checkWalk(panel, parents);
+    const description = (w: Walked) => String(panel.getTreeItem(w.node).description ?? '');
+    const pendingId = `gsd:${ledgerline.project.gsdDir}#pending`;
+    assert.ok(!first.some((w) => w.id === pendingId), 'no pending actions group while its count would be the active slice alone');
+    const top = first.filter((w) => w.under === undefined).map((w) => String(panel.getTreeItem(w.node).label));
+    assert.deepEqual(top.filter((l) => /^M\d{3}/.test(l)).map((l) => l.split(' ')[0]), look.milestones.map((m) => m.id));
+    const unread = first.filter((w) => description(w).startsWith('reading…'));
+    assert.ok(unread.length > 0, 'slices whose plan is not read yet say so');
+    for (const w of unread) assert.equal(panel.getTreeItem(w.node).collapsibleState, TreeItemCollapsibleState.Collapsed, `${w.id} can be opened`);
+    assertNoBatchAnswersAnother(panel);
+    // The panel lets the workspace read the rest once its first rows are out.
+    assert.equal(ws.readingStarted, 0);
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(ws.readingStarted, 1);
+    ws.read(ledgerline);
+    await settled(told);
+    const after = checkWalk(panel, parents);
+    assert.ok(after.some((w) => w.id === pendingId), 'the pending actions group once read');
+    assert.deepEqual(after.filter((w) => description(w).startsWith('reading…')).map((w) => w.id), []);
+    assert.ok(after.length > first.length, 'the tasks of the other slices are there');
+    const batches = assertNoBatchAnswersAnother(panel);
+    assert.deepEqual(batches.map((b) => b.length), [1, 2, 1]);
+    panel.dispose();
   });
 
   for (const name of ['ledgerline', 'flight-sim'] as const) {

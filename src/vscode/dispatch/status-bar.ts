@@ -74,7 +74,8 @@ export class GsdStatusBar extends Owner {
       this.item.hide();
       return;
     }
-    const state = this.workspace.state(handle);
+    // The phase is the same in the first look: GSD decides it from the milestones and the active slice.
+    const state = this.workspace.shownState(handle);
     const several = this.workspace.list().length > 1;
     const where = several ? `${handle.folder.name}: ` : '';
     const heading = several ? `**${handle.folder.name}**\n\n` : '';
@@ -110,6 +111,14 @@ export class GsdStatusBar extends Owner {
     // from the project as it is now: a click carries the unit it was shown, and Next Unit
     // dispatches nothing else (next-unit-command.ts).
     const next = this.workspace.nextUnitNow(handle);
+    if (this.workspace.isReading(handle)) {
+      this.item.text = `$(sync~spin) GSD: ${where}${vscode.l10n.t('reading the project…')}`;
+      this.item.tooltip = vscode.l10n.t("Reading the project's files: the unit GSD: Next Unit would dispatch is worked out once they are read.");
+      this.say(vscode.l10n.t('GSD: {0}reading the project', where));
+      this.item.command = COMMANDS.nextUnit;
+      this.item.show();
+      return;
+    }
     if (next.status === 'working') {
       this.item.text = `$(sync~spin) GSD: ${where}${vscode.l10n.t('working out the next unit…')}`;
       this.item.tooltip = vscode.l10n.t('The project changed: working out the unit GSD: Next Unit would dispatch.');

@@ -31,13 +31,16 @@ export class ProjectNode extends PanelNode {
   }
 }
 
-/** A project's top level: the pending actions group (when there are any), then its milestones. */
+/**
+ * A project's top level: the pending actions group (when there are any), then its milestones. While
+ * the project is read the group waits: its count would be the active slice's alone.
+ */
 export function projectChildren(panel: PanelContext, parent?: PanelNode): PanelNode[] {
-  const { state: s, hookEvents } = panel.snapshot();
+  const { state: s, hookEvents, reading } = panel.snapshot();
   const gsdDir = panel.handle.project.gsdDir;
   const out: PanelNode[] = [];
   if (s.readOnly) out.push(panel.nodes.node(successorHeaderNodeId(gsdDir), () => new SuccessorHeaderNode(panel), parent));
-  if (s.pendingActions.length) out.push(panel.nodes.node(pendingGroupNodeId(gsdDir), () => new PendingGroupNode(panel), parent));
+  if (s.pendingActions.length && !reading) out.push(panel.nodes.node(pendingGroupNodeId(gsdDir), () => new PendingGroupNode(panel), parent));
   for (const m of s.milestones) out.push(panel.nodes.node(unitNodeId(gsdDir, m.id), () => new MilestoneNode(panel, m.id), parent));
   if (hookEvents.length) out.push(panel.nodes.node(hookEventsNodeId(gsdDir), () => new HookEventsNode(panel), parent));
   return out;

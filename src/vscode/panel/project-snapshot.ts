@@ -13,6 +13,11 @@ export const HOOK_EVENTS_SHOWN = 15;
 export interface ProjectSnapshot {
   readonly handle: ProjectHandle;
   readonly state: ProjectState;
+  /**
+   * The project is still being read: `state` is its first look (slices other than the active one
+   * without their plan, pending actions not all known yet).
+   */
+  readonly reading: boolean;
   /** The unit GSD: Next Unit would dispatch (hooks included), as the status bar shows it. */
   readonly next: NextUnitRef | null;
   /** The unit in flight (dispatched, not completed or cancelled); null in a read-only project. */
@@ -48,7 +53,8 @@ export class ProjectSnapshots {
   private take(handle: ProjectHandle): ProjectSnapshot {
     const s: ProjectSnapshot = {
       handle,
-      state: this.workspace.state(handle),
+      state: this.workspace.shownState(handle),
+      reading: this.workspace.isReading(handle),
       next: this.workspace.nextUnit(handle)?.decision ?? null,
       inFlight: this.workspace.isReadOnly(handle) ? null : safeCurrentUnit(handle),
       hookEvents: readHookLog(handle.project.gsdDir, HOOK_EVENTS_SHOWN),

@@ -22,12 +22,14 @@ export class SliceNode extends PanelNode {
   }
   treeItem(): vscode.TreeItem {
     const s = this.slice();
-    const item = new vscode.TreeItem(this.sliceId, collapsible(this.panel, !!s?.tasks.length, s?.status === 'active' || s?.status === 'replanning'));
+    // While the project is read, a slice's plan may not be yet: said so, and openable (it may have tasks).
+    const unread = !!s && !s.planLoaded && this.panel.snapshot().reading;
+    const item = new vscode.TreeItem(this.sliceId, collapsible(this.panel, !!s?.tasks.length || unread, s?.status === 'active' || s?.status === 'replanning'));
     item.id = this.id;
     if (!s) return item;
     item.iconPath = statusIcon(s.status);
     // The label only the id (and "next"): a narrow sidebar cuts the description, never the state.
-    const progress = s.tasks.length ? `${s.progress.done}/${s.progress.total}` : s.done ? '' : vscode.l10n.t('not planned');
+    const progress = unread ? vscode.l10n.t('reading…') : s.tasks.length ? `${s.progress.done}/${s.progress.total}` : s.done ? '' : vscode.l10n.t('not planned');
     item.description = [progress, s.title, s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
     const facts = [vscode.l10n.t('Status: {0}', s.status), s.tasks.length ? vscode.l10n.t('{0} of {1} tasks done', s.progress.done, s.progress.total) : '', s.risk ? vscode.l10n.t('{0} risk', s.risk) : ''].filter(Boolean).join(' · ');
     item.tooltip = md(`**${s.id}: ${esc(s.title)}**\n\n${facts}${s.demo ? `\n\n${vscode.l10n.t('After this: {0}', s.demo)}` : ''}${s.depends.length ? `\n\n${vscode.l10n.t('Depends on {0}', s.depends.join(', '))}` : ''}`);

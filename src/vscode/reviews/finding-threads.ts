@@ -68,6 +68,8 @@ export class FindingThreads extends Owner implements vscode.Disposable {
   update(): void {
     const next = new Map<ProjectHandle, FindingIndex>();
     for (const handle of this.workspace.list()) {
+      // Findings are built from every task's reviews: once the project is read (its end calls update again).
+      if (this.workspace.isReading(handle)) continue;
       const state = this.workspace.state(handle);
       next.set(handle, reviewFindings(state, handle.engine.readOnly));
     }

@@ -18,6 +18,7 @@ import { runOptions } from '../dispatch/dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
 import { Owner } from '../lifecycle/owner';
 import { setContext } from '../contributions/context';
+import { markProjectsRead } from './paint-timing';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -85,7 +86,19 @@ interface Watched {
   working: NextInputs | undefined;
   /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
   kind: ProjectKind;
+  /**
+   * Its files are being read a step at a time (readAhead): until then views show the engine's first
+   * look, and nothing is decided or announced from it. Paths changed meanwhile are announced after.
+   */
+  reading: boolean;
+  changedWhileReading: Set<string>;
 }
+
+/**
+ * How long the read of the projects' files waits for a view to say it has shown their first look
+ * (startReading): the reading takes the CPU the workbench needs to draw those rows.
+ */
+const READ_WAIT_MS = 1500;
 
 export class GsdWorkspace extends Owner implements vscode.Disposable {
   private watched: Watched[] = [];
@@ -102,12 +115,16 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   /** A project's derived state changed, with which units. */
   readonly onDidChangeState = this.stateChanged.event;
   private folderWatchers: vscode.FileSystemWatcher[] = [];
+  private readonly readWaiters: Array<() => void> = [];
+  private openReadGate: () => void = () => undefined;
+  private readonly readGate = new Promise<void>((resolve) => (this.openReadGate = resolve));
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly debounceMs: () => number,
   ) {
     super();
+    this.after(READ_WAIT_MS, () => this.startReading());
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.discover()));
     this.discover();
   }
@@ -140,11 +157,14 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
         trusted: () => vscode.workspace.isTrusted,
         log: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m) },
       });
-      next.push(this.watch({ folder, project, engine }));
-      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}: ${engine.source().label}`);
+      const w = this.watch({ folder, project, engine });
+      next.push(w);
+      this.log.info(`GSD project at ${project.root}${project.symlinked ? ` (.gsd → ${project.gsdDir})` : ''}: ${engine.firstLook().state.source.label}`);
     }
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
+    for (const w of next) if (w.reading && !previous.has(w.handle.project.gsdDir)) void this.readAhead(w);
+    this.settleReading();
     this.watchFolders();
     this.updateContext();
     this.projectsChanged.fire();
@@ -171,7 +191,9 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) this.hookLogged.fire(handle);
     };
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
-    const w: Watched = { handle, watcher, pending: new Set(), cancelFlush: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle) };
+    // The first look (milestones and the active slice) is cheap; the rest is read after activation.
+    const reading = !handle.engine.firstLook().complete;
+    const w: Watched = { handle, watcher, pending: new Set(), cancelFlush: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle), reading, changedWhileReading: new Set() };
     if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
@@ -182,7 +204,74 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
 
   /** The engine detects the kind again as it reads (GSD migrates projects in place). */
   private detect(handle: ProjectHandle): ProjectKind {
-    return handle.engine.source().projectKind;
+    return handle.engine.firstLook().state.source.projectKind;
+  }
+
+  /**
+   * Reads a project's files one milestone per turn of the event loop, so activation returns at once
+   * and the extension host answers the workbench (the panel's first rows) between steps; then
+   * announces the full state like any change.
+   */
+  private async readAhead(w: Watched): Promise<void> {
+    await this.readGate;
+    const started = Date.now();
+    let steps = 0;
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.disposed || !w.reading || !this.watched.includes(w)) return;
+      let more: boolean;
+      try {
+        more = w.handle.engine.readStep();
+      } catch (error) {
+        // The full derive reads it again and reports what is wrong in its diagnostics.
+        this.log.warn(`reading ${w.handle.project.root} step by step stopped: ${(error as Error).message}`);
+        more = false;
+      }
+      if (!more) break;
+      steps++;
+    }
+    this.endReading(w);
+    this.log.debug(`read ${w.handle.project.root} in ${steps} steps, ${Date.now() - started} ms`);
+  }
+
+  /** The read is over (done, or cut short by Refresh): announce the full state, with what changed meanwhile. */
+  private endReading(w: Watched): void {
+    if (!w.reading) return;
+    w.reading = false;
+    for (const p of w.changedWhileReading) w.pending.add(p);
+    w.changedWhileReading.clear();
+    this.flush(w);
+    this.settleReading();
+  }
+
+  private settleReading(): void {
+    if (this.watched.some((w) => w.reading)) return;
+    markProjectsRead();
+    for (const resolve of this.readWaiters.splice(0)) resolve();
+  }
+
+  /** A view has shown the projects' first look: their files may be read now (else after READ_WAIT_MS). */
+  startReading(): void {
+    this.openReadGate();
+  }
+
+  /** Whether the project's files are still being read (views show its first look meanwhile). */
+  isReading(handle: ProjectHandle): boolean {
+    return this.watched.find((x) => x.handle === handle)?.reading ?? false;
+  }
+
+  /** Resolves when no project is being read any more. */
+  whenRead(): Promise<void> {
+    if (!this.watched.some((w) => w.reading)) return Promise.resolve();
+    return new Promise((resolve) => this.readWaiters.push(resolve));
+  }
+
+  /**
+   * What a view shows of the project now: the full state, or while it is being read the engine's
+   * first look (see Project.firstLook). Never for deciding anything: `state()` is.
+   */
+  shownState(handle: ProjectHandle): ProjectState {
+    return this.isReading(handle) ? handle.engine.firstLook().state : this.state(handle);
   }
 
   /** The project's GSD generation; `successor` projects are read-only (nothing of ours runs or writes there). */
@@ -231,6 +320,10 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     const paths = [...w.pending];
     w.pending.clear();
     w.handle.engine.changed(paths);
+    if (w.reading) {
+      for (const p of paths) w.changedWhileReading.add(p);
+      return;
+    }
     const before = w.last;
     const after = this.state(w.handle);
     // Only here: a view reading the state after our own write (which the engine applies at once)
@@ -282,6 +375,8 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   nextUnitNow(handle: ProjectHandle): NextUnitNow {
     const w = this.watched.find((x) => x.handle === handle);
     if (!w || w.kind === 'successor') return { status: 'failed', error: 'not a project whose units we dispatch' };
+    // Worked out once the project is read (the read's end announces it).
+    if (w.reading) return { status: 'working' };
     const inputs = this.inputsOf(w);
     const known = w.next;
     if (known && sameInputs(known.inputs, inputs)) return known.outcome ? { status: 'known', outcome: known.outcome } : { status: 'failed', error: known.error ?? 'unknown' };
@@ -305,6 +400,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   }
 
   private async updateNextUnit(w: Watched): Promise<void> {
+    if (w.reading) return;
     const version = ++w.nextVersion;
     const before = w.next?.outcome?.decision?.unitId ?? null;
     // GSD picks the next unit of a successor project itself; our dispatch (and its hooks) never runs there.
@@ -339,7 +435,11 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
       w.last = null;
     }
     this.discover();
-    for (const w of this.watched) this.flush(w);
+    // Read whole, now: a project still being read step by step ends its read here.
+    for (const w of this.watched) {
+      if (w.reading) this.endReading(w);
+      else this.flush(w);
+    }
   }
 
   /** Applies a write of ours at once, without waiting for the watcher (a thread action). */
@@ -360,6 +460,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     for (const w of this.watched) this.unwatch(w);
     for (const w of this.folderWatchers) w.dispose();
     super.dispose();
+    for (const resolve of this.readWaiters.splice(0)) resolve();
   }
 }
 

@@ -1,6 +1,6 @@
 // Timestamps for `npm run bench:paint` (bench/panel-paint.mjs), written only when the environment
-// variable GSD_PANEL_PAINT_LOG names a file: when activation started, and when the panel first gave
-// VS Code its top-level nodes. The bench adds when the workbench showed them (in the page).
+// variable GSD_PANEL_PAINT_LOG names a file: when activation started, when the panel first gave
+// VS Code its top-level nodes, and when the projects' files were all read. The bench adds when the workbench showed them (in the page).
 import * as fs from 'node:fs';
 
 const PAINT_LOG = process.env.GSD_PANEL_PAINT_LOG;
@@ -27,4 +27,9 @@ export function markFirstChildren(count: number): void {
   if (childrenLogged || count === 0) return;
   childrenLogged = true;
   record('first-children');
+}
+
+/** Every project's files are read (the panel shows the full state from here on). */
+export function markProjectsRead(): void {
+  record('read');
 }

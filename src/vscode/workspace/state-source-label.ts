@@ -13,7 +13,7 @@ export function sourceLabel(workspace: GsdWorkspace): SourceLabel {
   const projects = workspace.list();
   // A successor project's header row already says where its state came from and that it is
   // read-only: the view's header does not say it again.
-  const sources = projects.map((p) => ({ name: p.folder.name, source: workspace.state(p).source })).filter((s) => !s.source.readOnly);
+  const sources = projects.map((p) => ({ name: p.folder.name, source: workspace.shownState(p).source })).filter((s) => !s.source.readOnly);
   if (sources.length === 0) return { description: undefined, message: undefined };
   const description = [...new Set(sources.map((s) => s.source.label))].join(' · ');
   const lines = sources
