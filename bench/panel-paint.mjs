@@ -11,7 +11,8 @@
 // frame in which a first-level row of the panel (its Pending actions group or a milestone) and a row of
 // the Explorer are in the DOM. Both clocks are this machine's Date.now().
 //   GSD_PAINT_ROUNDS (default 5) rounds, the two folders interleaved; GSD_CODE_SERVER_VERSION as for
-//   the demo (default: latest installed in GSD_VSCODE_CACHE).
+//   the demo (default: latest installed in GSD_VSCODE_CACHE); GSD_PAINT_SCREENSHOTS=<folder> saves the
+//   window of the first measured round of each folder at its first panel rows and once all is read.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { resolveMatrix } from '../scripts/vscode-host/versions.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.GSD_PAINT_ROUNDS ?? 5);
 const PAINT_TIMEOUT_MS = 180_000;
+const SHOTS = process.env.GSD_PAINT_SCREENSHOTS ? path.resolve(process.env.GSD_PAINT_SCREENSHOTS) : undefined;
 
 let work;
 let server;
@@ -79,7 +81,7 @@ function readLog(file) {
   return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-async function measure(folder, logFile) {
+async function measure(folder, logFile, shotName) {
   fs.writeFileSync(logFile, '');
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await page.addInitScript(watchRows);
@@ -89,8 +91,14 @@ async function measure(folder, logFile) {
   // The Explorer may be replaced by the panel's container before it ever paints: wait briefly.
   await page.waitForFunction(() => window.__gsdPaint?.explorer !== undefined, undefined, { timeout: 3000, polling: 100 }).catch(() => undefined);
   const seen = await page.evaluate(() => window.__gsdPaint);
+  if (shotName) await page.screenshot({ path: path.join(SHOTS, `${shotName}-first-rows.png`) });
   // The rest of the project is read after the first rows: wait for that too (reported, not a ratio).
   for (let waited = 0; waited < 30_000 && !readLog(logFile).some((e) => e.event === 'read'); waited += 200) await new Promise((r) => setTimeout(r, 200));
+  if (shotName) {
+    // The panel redraws with the full state a moment after the read.
+    await new Promise((r) => setTimeout(r, 1500));
+    await page.screenshot({ path: path.join(SHOTS, `${shotName}-read.png`) });
+  }
   await page.close();
   const log = readLog(logFile);
   const activate = log.find((e) => e.event === 'activate')?.at;
@@ -125,13 +133,14 @@ async function main() {
   const logFile = path.join(work, 'paint.log');
   server = await startCodeServer({ version: target.version, extensionsDir, env: { GSD_PANEL_PAINT_LOG: logFile } });
   browser = await launchBrowser();
+  if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   console.log(`panel paint: VS Code ${server.vscodeVersion} (code-server ${server.version}), ${ROUNDS} rounds, folders interleaved`);
   const runs = { tree: [], sample: [] };
   // One unmeasured window first: code-server's first page load fills its caches.
   await measure(sample, logFile);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, folder] of round % 2 ? [['tree', tree], ['sample', sample]] : [['sample', sample], ['tree', tree]]) {
-      const r = await measure(folder, logFile);
+      const r = await measure(folder, logFile, SHOTS && round < 2 && runs[name].length === 0 ? `paint-${name}` : undefined);
       runs[name].push(r);
       console.log(`  round ${round + 1} ${name.padEnd(6)} activation → panel rows ${ms(r.activateToPaint)} (getChildren after ${ms(r.activateToChildren)}, all read after ${ms(r.activateToRead)}); navigation → activation ${ms(r.navToActivate)}, → Explorer rows ${ms(r.navToExplorer)}`);
     }

@@ -1,5 +1,5 @@
 // The panel's first look and its read in steps (StateIndex.firstLook / readStep). The panel shows the
-// first look while the rest of the project is read a milestone per step, so on random projects
+// first look while the rest of the project is read a slice per step, so on random projects
 // (milestones done, active and pending, slices done and open, task summaries with pending actions):
 // - the first look decides what the full read decides and shows every milestone and slice row as it
 //   does; only slices other than the active one lack their plan, and pending actions are a subset;
@@ -90,7 +90,7 @@ describe('the first look and the read in steps (random projects)', () => {
           for (const a of look.state.pendingActions) assert.ok(full.pendingActions.some((f) => f.file === a.file && f.text === a.text), `pending action ${a.text} is the full read's`);
           let steps = 0;
           while (index.readStep()) steps++;
-          assert.equal(steps, full.milestones.length, 'one step per milestone');
+          assert.equal(steps, 1 + full.milestones.reduce((n, m) => n + m.slices.length, 0), 'the milestones in one step, then one step per slice');
           const readsBefore = store.reads;
           const after = index.state();
           assert.equal(store.reads, readsBefore, 'the state after the steps reads nothing more');

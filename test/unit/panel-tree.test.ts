@@ -35,7 +35,7 @@ class Workspace {
   readonly onDidChangeNextUnit = this.nextUnit_.event;
   readonly onDidLogHookEvent = this.hookEvent.event;
   readonly next = new Map<ProjectHandle, DispatchOutcome>();
-  /** Projects still being read (the real workspace reads them a milestone per step after activation). */
+  /** Projects still being read (the real workspace reads them a slice per step after activation). */
   readonly reading = new Set<ProjectHandle>();
   readingStarted = 0;
   constructor(readonly handles: ProjectHandle[]) {}

@@ -92,15 +92,19 @@ export function deriveState(project: ProjectLocation, source: PartSource, option
 }
 
 /**
- * The reads of a full derive, one milestone (its parts and every slice of its roadmap) per step, so a
+ * The reads of a full derive, a slice per step (the milestones' own files first, in one), so a
  * long-lived reader (the panel's StateIndex) can fill its parts a little at a time and leave its
  * thread free between steps; the full derive after them then finds every part made.
  */
 export function* readingSteps(project: ProjectLocation, source: PartSource): Generator<void, void, void> {
   const reader = new SliceReader(source, []);
-  for (const p of readMilestones(project.gsdDir, source, false, [])) {
-    for (const rs of p.roadmap?.slices ?? []) reader.load(p, rs.id);
-    yield;
+  const milestones = readMilestones(project.gsdDir, source, false, []);
+  yield;
+  for (const p of milestones) {
+    for (const rs of p.roadmap?.slices ?? []) {
+      reader.load(p, rs.id);
+      yield;
+    }
   }
 }
 

@@ -66,7 +66,7 @@ export class StateIndex {
   }
 
   /**
-   * Reads one more milestone's parts for the full state (see readingSteps); false when all are read,
+   * Reads one more slice's parts for the full state (see readingSteps); false when all are read,
    * after which `state()` only assembles them. Each step reads its folders as one batch, like a derive.
    */
   readStep(): boolean {

@@ -208,7 +208,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   }
 
   /**
-   * Reads a project's files one milestone per turn of the event loop, so activation returns at once
+   * Reads a project's files one slice per turn of the event loop, so activation returns at once
    * and the extension host answers the workbench (the panel's first rows) between steps; then
    * announces the full state like any change.
    */
