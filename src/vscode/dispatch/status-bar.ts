@@ -27,6 +27,8 @@ export class GsdStatusBar extends Owner {
     this.own(inFlight.onDidChange(render));
     this.own(inFlight.onDidTick(render));
     this.own(vscode.window.onDidChangeActiveTextEditor(render));
+    // At once: while the projects are read no next-unit event comes, and the bar says they are being read.
+    render();
   }
 
   /** Text shown now, for tests. */
