@@ -18,7 +18,7 @@ import { runOptions } from '../dispatch/dispatch-options';
 import { EditorAwareStore } from './editor-aware-store';
 import { Owner } from '../lifecycle/owner';
 import { setContext } from '../contributions/context';
-import { markProjectsRead } from './paint-timing';
+import { StepwiseReads } from './stepwise-reads';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -115,16 +115,13 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   /** A project's derived state changed, with which units. */
   readonly onDidChangeState = this.stateChanged.event;
   private folderWatchers: vscode.FileSystemWatcher[] = [];
-  private readonly readWaiters: Array<() => void> = [];
-  private openReadGate: () => void = () => undefined;
-  private readonly readGate = new Promise<void>((resolve) => (this.openReadGate = resolve));
+  private readonly reads = this.own(new StepwiseReads(this, READ_WAIT_MS, () => this.watched.some((w) => w.reading)));
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly debounceMs: () => number,
   ) {
     super();
-    this.after(READ_WAIT_MS, () => this.startReading());
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.discover()));
     this.discover();
   }
@@ -164,7 +161,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     for (const gone of previous.values()) this.unwatch(gone);
     this.watched = next;
     for (const w of next) if (w.reading && !previous.has(w.handle.project.gsdDir)) void this.readAhead(w);
-    this.settleReading();
+    this.reads.settle();
     this.watchFolders();
     this.updateContext();
     this.projectsChanged.fire();
@@ -213,25 +210,23 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
    * announces the full state like any change.
    */
   private async readAhead(w: Watched): Promise<void> {
-    await this.readGate;
-    const started = Date.now();
-    let steps = 0;
-    for (;;) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.disposed || !w.reading || !this.watched.includes(w)) return;
-      let more: boolean;
-      try {
-        more = w.handle.engine.readStep();
-      } catch (error) {
-        // The full derive reads it again and reports what is wrong in its diagnostics.
-        this.log.warn(`reading ${w.handle.project.root} step by step stopped: ${(error as Error).message}`);
-        more = false;
-      }
-      if (!more) break;
-      steps++;
-    }
+    const steps = await this.reads.run(
+      () => this.readStep(w),
+      () => !this.disposed && w.reading && this.watched.includes(w),
+    );
+    if (steps === null) return;
     this.endReading(w);
-    this.log.debug(`read ${w.handle.project.root} in ${steps} steps, ${Date.now() - started} ms`);
+    this.log.debug(`read ${w.handle.project.root} in ${steps} steps`);
+  }
+
+  private readStep(w: Watched): boolean {
+    try {
+      return w.handle.engine.readStep();
+    } catch (error) {
+      // The full derive reads it again and reports what is wrong in its diagnostics.
+      this.log.warn(`reading ${w.handle.project.root} step by step stopped: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /** The read is over (done, or cut short by Refresh): announce the full state, with what changed meanwhile. */
@@ -241,18 +236,12 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     for (const p of w.changedWhileReading) w.pending.add(p);
     w.changedWhileReading.clear();
     this.flush(w);
-    this.settleReading();
-  }
-
-  private settleReading(): void {
-    if (this.watched.some((w) => w.reading)) return;
-    markProjectsRead();
-    for (const resolve of this.readWaiters.splice(0)) resolve();
+    this.reads.settle();
   }
 
   /** A view has shown the projects' first look: their files may be read now (else after READ_WAIT_MS). */
   startReading(): void {
-    this.openReadGate();
+    this.reads.start();
   }
 
   /** Whether the project's files are still being read (views show its first look meanwhile). */
@@ -262,8 +251,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
 
   /** Resolves when no project is being read any more. */
   whenRead(): Promise<void> {
-    if (!this.watched.some((w) => w.reading)) return Promise.resolve();
-    return new Promise((resolve) => this.readWaiters.push(resolve));
+    return this.reads.whenDone();
   }
 
   /**
@@ -460,7 +448,6 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     for (const w of this.watched) this.unwatch(w);
     for (const w of this.folderWatchers) w.dispose();
     super.dispose();
-    for (const resolve of this.readWaiters.splice(0)) resolve();
   }
 }
 

@@ -1,0 +1,58 @@
+// When the projects' files are read after activation, a step (a slice) per turn of the event loop:
+// not before a view has shown their first look (or a wait has passed), since the reading takes the
+// CPU the workbench draws those rows with; and when every read is over, for whoever waits on it.
+import type { Owner } from '../lifecycle/owner';
+import { markProjectsRead } from './paint-timing';
+
+export class StepwiseReads {
+  private readonly waiters: Array<() => void> = [];
+  private openGate: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => (this.openGate = resolve));
+
+  constructor(
+    owner: Owner,
+    waitMs: number,
+    /** Whether some project is still being read. */
+    private readonly reading: () => boolean,
+  ) {
+    owner.after(waitMs, () => this.start());
+  }
+
+  /** A view has shown the first look: reads may start now. */
+  start(): void {
+    this.openGate();
+  }
+
+  /**
+   * Once reads may start, runs `step` once per turn of the event loop (the extension host answers the
+   * workbench between two) until it returns false; the number of steps, or null when `wanted` said
+   * stop first (the project went, or its read was ended otherwise).
+   */
+  async run(step: () => boolean, wanted: () => boolean): Promise<number | null> {
+    await this.gate;
+    let steps = 0;
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!wanted()) return null;
+      if (!step()) return steps;
+      steps++;
+    }
+  }
+
+  /** A read ended, or the set of projects changed: when none is read any more, say so. */
+  settle(): void {
+    if (this.reading()) return;
+    markProjectsRead();
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** Resolves when no project is being read any more. */
+  whenDone(): Promise<void> {
+    if (!this.reading()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  dispose(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
