@@ -79,7 +79,7 @@ export interface Project {
    * plan loaded, pending actions are the active slice's). For showing early, never for deciding.
    */
   firstLook(): { state: ProjectState; complete: boolean };
-  /** Reads one more step of the full state (a milestone); false once state() has nothing left to read. */
+  /** Reads one more step of the full state (a slice); false once state() has nothing left to read. */
   readStep(): boolean;
   /** Tell the engine what changed on disk (absolute paths); true when the state will be read again. */
   changed(paths: readonly string[]): boolean;
