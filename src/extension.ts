@@ -52,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   const statusBar = new GsdStatusBar(workspace, inFlight);
   // Collapse All only over a tree: in a folder without .gsd the view shows its welcome text alone.
   const treeView = vscode.window.createTreeView(REVIEW_PANEL_VIEW, { treeDataProvider: panel, showCollapseAll: workspace.list().length > 0 });
+  panel.showIn(treeView);
   const codeLens = new GsdCodeLensProvider(workspace, reviewMaxCycles);
   const completer = new UnitCompleter(log);
   const signals = new CompletionSignals(workspace, completer, log);

@@ -20,6 +20,7 @@ import { stateChanges } from '../../src/core/state/state-changes';
 import type { DispatchOutcome } from '../../src/core/dispatch/dispatch-outcome';
 import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../../src/vscode/workspace/gsd-workspace';
 import type { PanelNode } from '../../src/vscode/panel/panel-node';
+import type { PanelView, RevealOptions } from '../../src/vscode/panel/first-unfold';
 import { ReviewPanelProvider } from '../../src/vscode/panel/review-panel-provider';
 import { copyFixture, copySample } from './helpers/gsd-tree';
 import { EventEmitter, TreeItemCollapsibleState } from './helpers/vscode-stand-in';
@@ -275,4 +276,91 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
       assert.deepEqual(batches.map((b) => b.length), [1, 2, 1]);
     });
   }
+  describe('the first rows handed closed, then opened (a view showing the panel)', () => {
+    /** The TreeView as the workbench runs reveal: it opens the node's parents, then the node. */
+    class View implements PanelView {
+      visible = true;
+      readonly revealed: Array<{ id: string; options: RevealOptions; opened: string[] }> = [];
+      private release: Array<() => void> = [];
+      constructor(private readonly panel: ReviewPanelProvider) {}
+      reveal(node: PanelNode, options: RevealOptions): Promise<void> {
+        const opened: string[] = [];
+        for (let n: PanelNode | undefined = node; n; n = this.panel.getParent(n)) opened.unshift(n.id);
+        this.revealed.push({ id: node.id, options, opened });
+        return new Promise((resolve) => this.release.push(resolve));
+      }
+      /** The workbench is done drawing the reveals asked so far. */
+      drawn(): void {
+        for (const r of this.release.splice(0)) r();
+      }
+    }
+    /** The rows a view shows opened when each node opens as its item says (no view to fold with). */
+    const openedPlainly = (panel: ReviewPanelProvider) => openingBatches(panel).slice(1).flat().map((n) => n.id);
+    /** Ids without the project's folder (each set-up copies the sample anew). */
+    const inProject = (ids: Iterable<string>, gsdDir: string) => [...ids].map((id) => id.replace(gsdDir, '<gsd>')).sort();
+    const turn = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+    for (const reading of [true, false]) {
+      it(`${reading ? 'while the project is read' : 'a project read whole'}: the top level comes with no row open, then reveal opens what a plain opening opens, and the read waits for that`, async () => {
+        const plain = await setUp(['ledgerline'], reading);
+        const expected = inProject(openedPlainly(plain.panel), plain.ledgerline.project.gsdDir);
+        plain.panel.dispose();
+        // The sample's active milestone and slice; the pending actions group once the project is read.
+        assert.deepEqual(expected, [...(reading ? [] : ['gsd:<gsd>#pending']), 'gsd:<gsd>/M002-k7q2xz', 'gsd:<gsd>/M002-k7q2xz/S02']);
+
+        const { ws, panel, ledgerline } = await setUp(['ledgerline'], reading);
+        const view = new View(panel);
+        panel.showIn(view);
+        // The workbench's first fetch: the top level and its items, in one turn.
+        const top = panel.getChildren();
+        const states = top.map((n) => panel.getTreeItem(n).collapsibleState);
+        assert.ok(!states.includes(TreeItemCollapsibleState.Expanded), 'no row of the first top level waits for its children');
+        assert.ok(states.includes(TreeItemCollapsibleState.Collapsed), 'the active milestone can be opened');
+        assert.equal(view.revealed.length, 0, 'nothing is opened before the first rows are out');
+        await turn();
+        // One path at a time: the next reveal only once the workbench drew the last.
+        for (let i = 0; i < 5 && view.revealed.length < expected.length; i++) {
+          assert.equal(ws.readingStarted, 0, 'the read waits while rows are opened');
+          view.drawn();
+          await turn();
+        }
+        const opened = new Set(view.revealed.flatMap((r) => r.opened));
+        assert.deepEqual(inProject(opened, ledgerline.project.gsdDir), expected, 'reveal opens the rows a plain opening opens, and no other');
+        for (const r of view.revealed) assert.deepEqual(r.options, { select: false, focus: false, expand: true }, 'nothing selected or focused');
+        view.drawn();
+        await turn(300);
+        assert.equal(ws.readingStarted, 1, 'the read starts once the opened rows are drawn');
+        // From here on, items say how they open, as before (a refresh or a new view).
+        assert.deepEqual(inProject(openedPlainly(panel), ledgerline.project.gsdDir), expected);
+        panel.dispose();
+      });
+    }
+
+    it('a hidden view, or several projects: the rows are handed open as before, and the read starts after FIRST_LOOK_DRAW_MS', async () => {
+      for (const [names, visible] of [[['ledgerline'], false], [['ledgerline', 'flight-sim'], true]] as const) {
+        const { ws, panel } = await setUp([...names], true);
+        const view = new View(panel);
+        view.visible = visible;
+        panel.showIn(view);
+        const batches = assertNoBatchAnswersAnother(panel);
+        assert.ok(batches[0][0].expandedChildren > 0, `${names.join('+')}: rows open at once`);
+        await turn(1200);
+        assert.equal(view.revealed.length, 0);
+        assert.equal(ws.readingStarted, 1);
+        panel.dispose();
+      }
+    });
+
+    it('the view hidden before the rows are opened: no reveal (it would show the view again), the read starts', async () => {
+      const { ws, panel } = await setUp(['ledgerline'], true);
+      const view = new View(panel);
+      panel.showIn(view);
+      panel.getChildren();
+      view.visible = false;
+      await turn(300);
+      assert.equal(view.revealed.length, 0);
+      assert.equal(ws.readingStarted, 1);
+      panel.dispose();
+    });
+  });
 });

@@ -38,6 +38,8 @@ export interface PanelContext {
   snapshot(): ProjectSnapshot;
   /** The panel shows several projects, this one under its own root node. */
   underProjectRoot: boolean;
+  /** The first top level is handed with every row closed, until it is opened (first-unfold.ts). */
+  folded(): boolean;
 }
 
 const COLLAPSIBLE: Record<Opening, vscode.TreeItemCollapsibleState> = {
@@ -48,7 +50,7 @@ const COLLAPSIBLE: Record<Opening, vscode.TreeItemCollapsibleState> = {
 
 /** How a node opens (see opening.ts: VS Code's batched fetching decides what may open by itself). */
 export function collapsible(panel: PanelContext, hasChildren: boolean, wantsOpen: boolean): vscode.TreeItemCollapsibleState {
-  return COLLAPSIBLE[opening(hasChildren, wantsOpen, panel.underProjectRoot)];
+  return COLLAPSIBLE[opening(hasChildren, wantsOpen && !panel.folded(), panel.underProjectRoot)];
 }
 
 const ICONS: Record<string, [string, string?]> = {

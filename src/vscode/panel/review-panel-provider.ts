@@ -3,6 +3,7 @@
 // renders from one snapshot per project taken after the change.
 import * as vscode from 'vscode';
 import { markFirstChildren } from '../workspace/paint-timing';
+import { OPEN_ONLY, rowsToOpen, type PanelView } from './first-unfold';
 import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../workspace/gsd-workspace';
 import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
@@ -28,11 +29,15 @@ const PROJECT_REFRESH_SPACING_MS = 250;
 
 /**
  * After the panel's first top level, the time left to the workbench to draw it before the full read
- * starts: VS Code draws the rows once it also has the children of the open ones (two more round
- * trips), and a read running meanwhile takes the CPU it draws with (npm run bench:paint: with 300 ms
- * the rows came after the read, with 1,500 ms before it).
+ * starts, when its open rows were handed open (several projects, or no view to open them with):
+ * VS Code draws the rows once it also has the children of the open ones (more round trips), and a
+ * read running meanwhile takes the CPU it draws with (npm run bench:paint: with 300 ms the rows came
+ * after the read, with 1,500 ms before it).
  */
 const FIRST_LOOK_DRAW_MS = 1000;
+
+/** After the first rows were opened (VS Code's reveal resolves once drawn), before the read starts. */
+const OPENED_DRAW_MS = 100;
 
 export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
   private readonly changed = this.own(new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>());
@@ -50,6 +55,10 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
   /** Cancels the pending spacing timer (set while projects' refreshes are spaced out). */
   private spacing: (() => void) | undefined;
   private firstLookGiven = false;
+  /** The TreeView showing the panel (showIn). */
+  private view: PanelView | undefined;
+  /** The first top level is out with its rows closed and not opened yet (first-unfold.ts). */
+  private isFolded = false;
   /** The projects the tree was last built for (a Refresh of the same projects keeps the nodes). */
   private shownProjects: readonly ProjectHandle[];
 
@@ -79,6 +88,11 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
       this.own(d);
   }
 
+  /** The TreeView that shows this provider: its first top level is then handed closed and opened after (first-unfold.ts). */
+  showIn(view: PanelView): void {
+    this.view = view;
+  }
+
   node<T extends PanelNode>(id: string, make: () => T, parent?: PanelNode): T {
     let n = this.cache.get(id) as T | undefined;
     if (!n) {
@@ -95,7 +109,7 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
   }
 
   private ctx(handle: ProjectHandle): PanelContext {
-    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle), underProjectRoot: this.workspace.list().length > 1 };
+    return { handle, nodes: this, snapshot: () => this.snapshots.of(handle), underProjectRoot: this.workspace.list().length > 1, folded: () => this.isFolded };
   }
 
   /**
@@ -118,12 +132,34 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
     // One project: its content at the top level. Several (multi-root): one root node per folder.
     const top = projects.length === 1 ? projectChildren(this.ctx(projects[0])) : projects.map((p) => this.node(projectNodeId(p.project.gsdDir), () => new ProjectNode(this.ctx(p))));
     markFirstChildren(top.length);
-    // The workbench draws these rows (and asks for the open ones' children) before the rest is read.
+    // The workbench draws these rows (and opens the open ones) before the rest is read.
     if (!this.firstLookGiven) {
       this.firstLookGiven = true;
-      this.after(FIRST_LOOK_DRAW_MS, () => this.workspace.startReading());
+      // Several projects: one batch of roots, nothing under them opens by itself (opening.ts).
+      if (projects.length === 1 && this.view?.visible) {
+        this.isFolded = true;
+        // The extension host asks for these nodes' items in this turn; they are opened in the next.
+        this.after(0, () => void this.unfold());
+      } else this.after(FIRST_LOOK_DRAW_MS, () => this.workspace.startReading());
     }
     return top;
+  }
+
+  /** Opens the rows the first top level handed closed, one path at a time, then lets the read start. */
+  private async unfold(): Promise<void> {
+    this.isFolded = false;
+    const view = this.view!;
+    const opens = (n: PanelNode) => this.getTreeItem(n).collapsibleState === vscode.TreeItemCollapsibleState.Expanded;
+    try {
+      for (const node of rowsToOpen(this.getChildren(), opens, (n) => this.getChildren(n))) {
+        // Hidden meanwhile: reveal would show the view again; its rows stay closed.
+        if (this.disposed || !view.visible) break;
+        await view.reveal(node, OPEN_ONLY);
+      }
+    } catch {
+      // The tree changed under the reveal (VS Code ignores that too): the rows stay as they are.
+    }
+    this.after(OPENED_DRAW_MS, () => this.workspace.startReading());
   }
 
   getParent(node: PanelNode): PanelNode | undefined {
