@@ -22,6 +22,11 @@ export function markActivationStart(): void {
   record('activate');
 }
 
+/** activate() returned (the tree view registered, the projects' first look taken). */
+export function markActivationEnd(): void {
+  record('activated');
+}
+
 /** The first time the panel hands VS Code a non-empty top level. */
 export function markFirstChildren(count: number): void {
   if (childrenLogged || count === 0) return;
