@@ -55,6 +55,11 @@ class Workspace {
   startReading() {
     this.readingStarted++;
   }
+  /** The panel starts the read itself (no wait after activation): counted. */
+  readingLeftToView = 0;
+  leaveReadingToView() {
+    this.readingLeftToView++;
+  }
   /** The read ends as the workspace's does: the full state announced like a change from nothing. */
   read(h: ProjectHandle) {
     while (h.engine.readStep());
@@ -317,6 +322,7 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
         assert.ok(!states.includes(TreeItemCollapsibleState.Expanded), 'no row of the first top level waits for its children');
         assert.ok(states.includes(TreeItemCollapsibleState.Collapsed), 'the active milestone can be opened');
         assert.equal(view.revealed.length, 0, 'nothing is opened before the first rows are out');
+        assert.equal(ws.readingLeftToView, 1, 'the wait after activation no longer starts the read: the panel does');
         await turn();
         // One path at a time: the next reveal only once the workbench drew the last.
         for (let i = 0; i < 5 && view.revealed.length < expected.length; i++) {
@@ -347,8 +353,23 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
         await turn(1200);
         assert.equal(view.revealed.length, 0);
         assert.equal(ws.readingStarted, 1);
+        assert.equal(ws.readingLeftToView, 0, 'the wait after activation may still start the read');
         panel.dispose();
       }
+    });
+
+    it('a reveal the workbench never answers: the read starts anyway, OPENING_CAP_MS after the first top level', async function () {
+      this.timeout(10_000);
+      const { ws, panel } = await setUp(['ledgerline'], true);
+      const view = new View(panel);
+      panel.showIn(view);
+      panel.getChildren();
+      await turn(3000);
+      assert.equal(view.revealed.length, 1, 'the first path is being opened');
+      assert.equal(ws.readingStarted, 0);
+      await turn(1300);
+      assert.equal(ws.readingStarted, 1);
+      panel.dispose();
     });
 
     it('the view hidden before the rows are opened: no reveal (it would show the view again), the read starts', async () => {

@@ -39,6 +39,9 @@ const FIRST_LOOK_DRAW_MS = 1000;
 /** After the first rows were opened (VS Code's reveal resolves once drawn), before the read starts. */
 const OPENED_DRAW_MS = 100;
 
+/** The read starts this long after the first top level even if the rows are still being opened. */
+const OPENING_CAP_MS = 4000;
+
 export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvider<PanelNode>, NodeFactory, vscode.Disposable {
   private readonly changed = this.own(new vscode.EventEmitter<PanelNode | PanelNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
@@ -138,6 +141,10 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
       // Several projects: one batch of roots, nothing under them opens by itself (opening.ts).
       if (projects.length === 1 && this.view?.visible) {
         this.isFolded = true;
+        // Started once the rows are opened (on a slow workbench, after READ_WAIT_MS): a read meanwhile
+        // held the rows' opening back until it ended, 3–6 s (npm run bench:paint on VS Code 1.100.3).
+        this.workspace.leaveReadingToView();
+        this.after(OPENING_CAP_MS, () => this.workspace.startReading());
         // The extension host asks for these nodes' items in this turn; they are opened in the next.
         this.after(0, () => void this.unfold());
       } else this.after(FIRST_LOOK_DRAW_MS, () => this.workspace.startReading());

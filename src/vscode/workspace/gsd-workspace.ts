@@ -244,6 +244,14 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     this.reads.start();
   }
 
+  /**
+   * A view is drawing the projects' first look and calls startReading() once drawn: a read started
+   * by the wait meanwhile would take the CPU the workbench draws with.
+   */
+  leaveReadingToView(): void {
+    this.reads.leaveStartToView();
+  }
+
   /** Whether the project's files are still being read (views show its first look meanwhile). */
   isReading(handle: ProjectHandle): boolean {
     return this.watched.find((x) => x.handle === handle)?.reading ?? false;

@@ -8,6 +8,7 @@ export class StepwiseReads {
   private readonly waiters: Array<() => void> = [];
   private openGate: () => void = () => undefined;
   private readonly gate = new Promise<void>((resolve) => (this.openGate = resolve));
+  private readonly cancelWait: () => void;
 
   constructor(
     owner: Owner,
@@ -15,12 +16,17 @@ export class StepwiseReads {
     /** Whether some project is still being read. */
     private readonly reading: () => boolean,
   ) {
-    owner.after(waitMs, () => this.start());
+    this.cancelWait = owner.after(waitMs, () => this.start());
   }
 
   /** A view has shown the first look: reads may start now. */
   start(): void {
     this.openGate();
+  }
+
+  /** A view is drawing the first look and calls start() when done: the wait no longer starts reads. */
+  leaveStartToView(): void {
+    this.cancelWait();
   }
 
   /**
