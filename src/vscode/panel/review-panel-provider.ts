@@ -141,8 +141,9 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
       // Several projects: one batch of roots, nothing under them opens by itself (opening.ts).
       if (projects.length === 1 && this.view?.visible) {
         this.isFolded = true;
-        // Started once the rows are opened (on a slow workbench, after READ_WAIT_MS): a read meanwhile
-        // held the rows' opening back until it ended, 3–6 s (npm run bench:paint on VS Code 1.100.3).
+        // The read starts once the rows are opened, not READ_WAIT_MS after activation: on a slow
+        // workbench that came first, and the rows opened 2.6–6.4 s after activation, as the read
+        // took the CPU (npm run bench:paint on VS Code 1.100.3).
         this.workspace.leaveReadingToView();
         this.after(OPENING_CAP_MS, () => this.workspace.startReading());
         // The extension host asks for these nodes' items in this turn; they are opened in the next.
