@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookLogFile } from '../../core/agent-hooks/hook-log';
-import { dispatchLogFile } from '../../core/dispatch/dispatch-record';
 import { runtimeDir } from '../../core/files/runtime-folder';
 import type { DispatchOutcome } from '../../core/dispatch/dispatch';
 import { openLocatedProject, type Project } from '../../core/project/open-project';
@@ -19,6 +18,9 @@ import { EditorAwareStore } from './editor-aware-store';
 import { Owner } from '../lifecycle/owner';
 import { setContext } from '../contributions/context';
 import { StepwiseReads } from './stepwise-reads';
+import { NextUnitPreview, type NextUnitNow } from './next-unit-preview';
+
+export type { NextUnitNow } from './next-unit-preview';
 
 export interface ProjectHandle {
   readonly folder: vscode.WorkspaceFolder;
@@ -42,33 +44,6 @@ export interface ProjectChange {
   paths: string[];
 }
 
-/**
- * What a preview of GSD: Next Unit rests on: the engine's state (the same object until something it
- * depends on changed) and the dispatch record (the unit in flight, and the history the loop guard
- * reads), as text. A preview is shown only while both are what they were when it was worked out.
- */
-interface NextInputs {
-  state: ProjectState;
-  record: string | null;
-}
-
-/** A preview of GSD: Next Unit, with what it was worked out from. */
-interface WorkedOut {
-  inputs: NextInputs;
-  /** Null when it could not be worked out (`error` says why). */
-  outcome: DispatchOutcome | null;
-  error?: string;
-}
-
-/** The unit GSD: Next Unit would dispatch now, as far as it is known. */
-export type NextUnitNow =
-  /** Worked out from the project as it is now. */
-  | { status: 'known'; outcome: DispatchOutcome }
-  /** Worked out from the project as it is now, and it failed. */
-  | { status: 'failed'; error: string }
-  /** The project changed since it was last worked out; it is being worked out again. */
-  | { status: 'working' };
-
 interface Watched {
   handle: ProjectHandle;
   watcher: vscode.FileSystemWatcher;
@@ -79,11 +54,8 @@ interface Watched {
   last: ProjectState | null;
   /** Stops polling the agent-hook log. */
   unwatchHookLog: () => void;
-  /** The last preview of GSD: Next Unit, and a counter so a slow older one never overwrites it. */
-  next: WorkedOut | undefined;
-  nextVersion: number;
-  /** The inputs of the preview being worked out now (none when none is). */
-  working: NextInputs | undefined;
+  /** What GSD: Next Unit would dispatch, worked out ahead. */
+  next: NextUnitPreview;
   /** Which GSD generation the project is (detected again after every change: GSD migrates in place). */
   kind: ProjectKind;
   /**
@@ -190,7 +162,8 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     fs.watchFile(logFile, { interval: 1000, persistent: false }, onLog);
     // The first look (milestones and the active slice) is cheap; the rest is read after activation.
     const reading = !handle.engine.firstLook().complete;
-    const w: Watched = { handle, watcher, pending: new Set(), cancelFlush: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next: undefined, nextVersion: 0, working: undefined, kind: this.detect(handle), reading, changedWhileReading: new Set() };
+    const next = new NextUnitPreview(handle.engine, handle.project.gsdDir, () => this.preview(handle), this.log, (before, after) => this.nextUnitChanged.fire({ handle, before, after }), () => this.watched.includes(w));
+    const w: Watched = { handle, watcher, pending: new Set(), cancelFlush: undefined, last: null, unwatchHookLog: () => fs.unwatchFile(logFile, onLog), next, kind: this.detect(handle), reading, changedWhileReading: new Set() };
     if (w.kind === 'successor') this.log.info(`${handle.project.root} is a project of GSD's successor (@opengsd/gsd-pi 1.x): shown read-only, Next Unit hands off to GSD`);
     const onPath = (uri: vscode.Uri) => this.queue(w, uri.fsPath);
     watcher.onDidCreate(onPath);
@@ -373,21 +346,7 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
     if (!w || w.kind === 'successor') return { status: 'failed', error: 'not a project whose units we dispatch' };
     // Worked out once the project is read (the read's end announces it).
     if (w.reading) return { status: 'working' };
-    const inputs = this.inputsOf(w);
-    const known = w.next;
-    if (known && sameInputs(known.inputs, inputs)) return known.outcome ? { status: 'known', outcome: known.outcome } : { status: 'failed', error: known.error ?? 'unknown' };
-    if (!w.working || !sameInputs(w.working, inputs)) void this.updateNextUnit(w);
-    return { status: 'working' };
-  }
-
-  private inputsOf(w: Watched): NextInputs {
-    let record: string | null;
-    try {
-      record = w.handle.engine.store.readText(dispatchLogFile(w.handle.project.gsdDir));
-    } catch (error) {
-      record = `unreadable: ${(error as Error).message}`;
-    }
-    return { state: w.handle.engine.state(), record };
+    return w.next.now();
   }
 
   /** Works out the next unit again for every project; announces each one. */
@@ -397,31 +356,13 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
 
   private async updateNextUnit(w: Watched): Promise<void> {
     if (w.reading) return;
-    const version = ++w.nextVersion;
-    const before = w.next?.outcome?.decision?.unitId ?? null;
     // GSD picks the next unit of a successor project itself; our dispatch (and its hooks) never runs there.
     if (w.kind === 'successor') {
-      w.next = undefined;
       // Announced every time: the status bar shows the (read-only) phase from this event.
-      this.nextUnitChanged.fire({ handle: w.handle, before, after: null });
+      this.nextUnitChanged.fire({ handle: w.handle, before: w.next.forget(), after: null });
       return;
     }
-    // Taken before the preview reads anything: if the project changes while it runs, the preview is
-    // kept under the older inputs and so is worked out again when next asked for, never shown as current.
-    const inputs = this.inputsOf(w);
-    w.working = inputs;
-    let worked: WorkedOut;
-    try {
-      worked = { inputs, outcome: await this.preview(w.handle) };
-    } catch (error) {
-      this.log.warn(`could not work out the next unit: ${(error as Error).message}`);
-      // Shown as unknown (status bar warning, no "next" mark), never as the previous answer.
-      worked = { inputs, outcome: null, error: (error as Error).message };
-    }
-    if (version !== w.nextVersion || !this.watched.includes(w)) return;
-    w.working = undefined;
-    w.next = worked;
-    this.nextUnitChanged.fire({ handle: w.handle, before, after: worked.outcome?.decision?.unitId ?? null });
+    await w.next.update();
   }
 
   /** Re-reads everything (the Refresh command). */
@@ -459,6 +400,3 @@ export class GsdWorkspace extends Owner implements vscode.Disposable {
   }
 }
 
-function sameInputs(a: NextInputs, b: NextInputs): boolean {
-  return a.state === b.state && a.record === b.record;
-}
