@@ -15,7 +15,8 @@
 //   GSD_PAINT_ROUNDS (default 5) rounds, the two folders interleaved; GSD_CODE_SERVER_VERSION as for
 //   the demo (default: latest installed in GSD_VSCODE_CACHE); GSD_PAINT_SCREENSHOTS=<folder> saves the
 //   window of the first measured round of each folder at its first panel rows, once the active slice's
-//   tasks are drawn, and once all is read.
+//   tasks are drawn, and once all is read. GSD_PAINT_KEEP_LOG=<file> appends each window's extension-host
+//   log and page marks to it, for a look at where the time went.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
