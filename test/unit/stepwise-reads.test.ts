@@ -32,6 +32,21 @@ describe('stepwise reads: when the read after activation starts', () => {
     owner.dispose();
   });
 
+  it('after the wait, not while the extension host is busy (VS Code starting other extensions)', async () => {
+    const owner = new Owner();
+    const reads = new StepwiseReads(owner, 30, () => false, { probeMs: 20, slackMs: 10, probes: 3, capMs: 5000 });
+    const read = readOf(reads, 1);
+    // 40 ms of synchronous work out of every 50, for 500 ms.
+    for (const end = Date.now() + 500; Date.now() < end; await turn(10)) {
+      for (const until = Date.now() + 40; Date.now() < until; ) {
+        // spin
+      }
+    }
+    assert.equal(read.firstStep(), null, 'the read started while the host was busy');
+    assert.equal(await read.done, 1);
+    owner.dispose();
+  });
+
   it('at once when a view has drawn the first look', async () => {
     const owner = new Owner();
     const reads = new StepwiseReads(owner, 10_000, () => false);

@@ -1,7 +1,9 @@
 // When the projects' files are read after activation, a step (a slice) per turn of the event loop:
-// not before a view has shown their first look (or a wait has passed), since the reading takes the
-// CPU the workbench draws those rows with; and when every read is over, for whoever waits on it.
+// not before a view has shown their first look (or a wait has passed and the extension host is
+// quiet), since the reading takes the CPU the workbench draws those rows with; and when every read
+// is over, for whoever waits on it.
 import type { Owner } from '../lifecycle/owner';
+import { QUIET_HOST, whenHostQuiet, type QuietHostOptions } from '../lifecycle/quiet-host';
 import { markProjectsRead } from './paint-timing';
 
 export class StepwiseReads {
@@ -9,14 +11,17 @@ export class StepwiseReads {
   private openGate: () => void = () => undefined;
   private readonly gate = new Promise<void>((resolve) => (this.openGate = resolve));
   private readonly cancelWait: () => void;
+  private cancelQuiet: () => void = () => undefined;
 
   constructor(
     owner: Owner,
     waitMs: number,
     /** Whether some project is still being read. */
     private readonly reading: () => boolean,
+    quiet: QuietHostOptions = QUIET_HOST,
   ) {
-    this.cancelWait = owner.after(waitMs, () => this.start());
+    // After the wait, still not while VS Code is busy starting other extensions (quiet-host.ts).
+    this.cancelWait = owner.after(waitMs, () => (this.cancelQuiet = whenHostQuiet(owner, () => this.start(), quiet)));
   }
 
   /** A view has shown the first look: reads may start now. */
@@ -27,6 +32,7 @@ export class StepwiseReads {
   /** A view is drawing the first look and calls start() when done: the wait no longer starts reads. */
   leaveStartToView(): void {
     this.cancelWait();
+    this.cancelQuiet();
   }
 
   /**
