@@ -12,6 +12,7 @@
 // may have children that open expanded.
 import './helpers/use-vscode-stand-in';
 import * as assert from 'node:assert/strict';
+import * as zlib from 'node:zlib';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { locateProject } from '../../src/core/state/locate-project';
@@ -323,12 +324,12 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
         assert.ok(states.includes(TreeItemCollapsibleState.Collapsed), 'the active milestone can be opened');
         assert.equal(view.revealed.length, 0, 'nothing is opened before the first rows are out');
         assert.equal(ws.readingLeftToView, 1, 'the wait after activation no longer starts the read: the panel does');
-        await turn();
+        await turn(100);
         // One path at a time: the next reveal only once the workbench drew the last.
         for (let i = 0; i < 5 && view.revealed.length < expected.length; i++) {
           assert.equal(ws.readingStarted, 0, 'the read waits while rows are opened');
           view.drawn();
-          await turn();
+          await turn(20);
         }
         const opened = new Set(view.revealed.flatMap((r) => r.opened));
         assert.deepEqual(inProject(opened, ledgerline.project.gsdDir), expected, 'reveal opens the rows a plain opening opens, and no other');
@@ -341,6 +342,24 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
         panel.dispose();
       });
     }
+
+    it('the rows are opened only after the reply with the first top level has left the extension host', async () => {
+      const { panel } = await setUp(['ledgerline'], true);
+      const view = new View(panel);
+      panel.showIn(view);
+      // As the extension host answers $getChildren: the provider's nodes and their items; once that
+      // promise chain is over, the reply is written on a timer, compressed on zlib's thread pool and
+      // sent from its callback (ipc.net.ts: ProtocolWriter, WebSocketNodeSocket's permessage-deflate).
+      let revealsBeforeReply = -1;
+      await Promise.resolve().then(() => {
+        for (const n of panel.getChildren()) panel.getTreeItem(n);
+      });
+      setTimeout(() => zlib.deflateRaw(Buffer.alloc(16_000, 'x'), () => (revealsBeforeReply = view.revealed.length)));
+      await turn(300);
+      assert.equal(revealsBeforeReply, 0, 'no opening work runs between the first top level and its reply');
+      assert.ok(view.revealed.length > 0, 'the rows are opened right after');
+      panel.dispose();
+    });
 
     it('a hidden view, or several projects: the rows are handed open as before, and the read starts after FIRST_LOOK_DRAW_MS', async () => {
       for (const [names, visible] of [[['ledgerline'], false], [['ledgerline', 'flight-sim'], true]] as const) {

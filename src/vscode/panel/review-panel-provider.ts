@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { markFirstChildren } from '../workspace/paint-timing';
 import { OPEN_ONLY, rowsToOpen, type PanelView } from './first-unfold';
+import { whenHostQuiet, type QuietHostOptions } from '../lifecycle/quiet-host';
 import type { GsdWorkspace, NextUnitChange, ProjectChange, ProjectHandle } from '../workspace/gsd-workspace';
 import { hookEventsNodeId, projectNodeId, unitNodeId } from './node-ids';
 import { PanelNode, type NodeFactory, type PanelContext } from './panel-node';
@@ -38,6 +39,9 @@ const FIRST_LOOK_DRAW_MS = 1000;
 
 /** After the first rows were opened (VS Code's reveal resolves once drawn), before the read starts. */
 const OPENED_DRAW_MS = 100;
+
+/** A host quiet this long has sent the reply with the first top level (see getChildren). */
+const REPLY_SENT: QuietHostOptions = { probeMs: 15, slackMs: 10, probes: 2, capMs: 1000 };
 
 /** The read starts this long after the first top level even if the rows are still being opened. */
 const OPENING_CAP_MS = 4000;
@@ -146,8 +150,11 @@ export class ReviewPanelProvider extends Owner implements vscode.TreeDataProvide
         // took the CPU (npm run bench:paint on VS Code 1.100.3).
         this.workspace.leaveReadingToView();
         this.after(OPENING_CAP_MS, () => this.workspace.startReading());
-        // The extension host asks for these nodes' items in this turn; they are opened in the next.
-        this.after(0, () => void this.unfold());
+        // Opened once the reply with these rows has left: the extension host writes it on a timer
+        // set when the request's promise chain ends, then compresses it off the thread and sends
+        // it from a callback (ipc.net.ts). The opening's work (40–200 ms) run before that held the
+        // rows back as long (npm run bench:paint, VS Code 1.100.3).
+        whenHostQuiet(this, () => void this.unfold(), REPLY_SENT);
       } else this.after(FIRST_LOOK_DRAW_MS, () => this.workspace.startReading());
     }
     return top;
