@@ -108,7 +108,6 @@ export function activate(context: vscode.ExtensionContext): GsdExtensionApi {
   // Keybindings to the pre-rename `gsd.*` ids keep working while no other extension owns them.
   const legacyAliases = new LegacyCommandAliases(context.extension.id, log);
   context.subscriptions.push(legacyAliases);
-  void legacyAliases.update();
   showState();
   void vscode.window.withProgress({ location: { viewId: REVIEW_PANEL_VIEW } }, () => workspace.whenRead());
   refreshInstalledHooks(workspace, cliPath, log);

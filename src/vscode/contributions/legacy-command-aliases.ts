@@ -2,8 +2,10 @@
 // working, registered only while no other extension claims those ids.
 import * as vscode from 'vscode';
 import { contributedCommands, legacyAliases } from './legacy-command-plan';
+import { Owner } from '../lifecycle/owner';
+import { whenHostQuiet } from '../lifecycle/quiet-host';
 
-export class LegacyCommandAliases implements vscode.Disposable {
+export class LegacyCommandAliases extends Owner implements vscode.Disposable {
   private registered: vscode.Disposable[] = [];
   private readonly watcher: vscode.Disposable;
 
@@ -11,8 +13,12 @@ export class LegacyCommandAliases implements vscode.Disposable {
     private readonly ownId: string,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     // An extension installed later that contributes `gsd.*` gets its ids back.
     this.watcher = vscode.extensions.onDidChange(() => void this.update());
+    // Not during the window's start: the list of every command is ~90 KB the workbench builds and
+    // sends while it draws the panel's first rows (npm run bench:paint, VS Code 1.100.3).
+    whenHostQuiet(this, () => void this.update());
   }
 
   async update(): Promise<void> {
@@ -35,7 +41,8 @@ export class LegacyCommandAliases implements vscode.Disposable {
     this.registered = [];
   }
 
-  dispose(): void {
+  override dispose(): void {
+    super.dispose();
     this.release();
     this.watcher.dispose();
   }

@@ -23,7 +23,12 @@ describe('in a workspace with .gsd', () => {
   });
 
   it('registers in the host every command it contributes, and nothing under gsd.* but the hidden aliases', async () => {
-    const commands = await vscode.commands.getCommands(true);
+    // The aliases are registered once the host is quiet after activation (at most 5 s later).
+    let commands = await vscode.commands.getCommands(true);
+    for (let i = 0; i < 100 && !commands.some((id) => id.startsWith('gsd.')); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      commands = await vscode.commands.getCommands(true);
+    }
     const contributed: string[] = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
     assert.equal(contributed.length, 19);
     for (const id of contributed) assert.ok(commands.includes(id), `${id} is not registered in the host`);
