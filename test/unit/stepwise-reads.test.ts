@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { Owner } from '../../src/vscode/lifecycle/owner';
 import { StepwiseReads } from '../../src/vscode/workspace/stepwise-reads';
+import { busyFor } from './helpers/busy-host';
 
 const turn = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,12 +37,7 @@ describe('stepwise reads: when the read after activation starts', () => {
     const owner = new Owner();
     const reads = new StepwiseReads(owner, 30, () => false, { probeMs: 20, slackMs: 10, probes: 3, capMs: 5000 });
     const read = readOf(reads, 1);
-    // 40 ms of synchronous work out of every 50, for 500 ms.
-    for (const end = Date.now() + 500; Date.now() < end; await turn(10)) {
-      for (const until = Date.now() + 40; Date.now() < until; ) {
-        // spin
-      }
-    }
+    await busyFor(500);
     assert.equal(read.firstStep(), null, 'the read started while the host was busy');
     assert.equal(await read.done, 1);
     owner.dispose();

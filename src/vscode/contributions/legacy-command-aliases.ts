@@ -7,7 +7,6 @@ import { whenHostQuiet } from '../lifecycle/quiet-host';
 
 export class LegacyCommandAliases extends Owner implements vscode.Disposable {
   private registered: vscode.Disposable[] = [];
-  private readonly watcher: vscode.Disposable;
 
   constructor(
     private readonly ownId: string,
@@ -15,7 +14,7 @@ export class LegacyCommandAliases extends Owner implements vscode.Disposable {
   ) {
     super();
     // An extension installed later that contributes `gsd.*` gets its ids back.
-    this.watcher = vscode.extensions.onDidChange(() => void this.update());
+    this.own(vscode.extensions.onDidChange(() => void this.update()));
     // Not during the window's start: the list of every command is ~90 KB the workbench builds and
     // sends while it draws the panel's first rows (npm run bench:paint, VS Code 1.100.3).
     whenHostQuiet(this, () => void this.update());
@@ -44,6 +43,5 @@ export class LegacyCommandAliases extends Owner implements vscode.Disposable {
   override dispose(): void {
     super.dispose();
     this.release();
-    this.watcher.dispose();
   }
 }
