@@ -16,6 +16,15 @@ describe('unit age and dates as people read them', () => {
     assert.doesNotMatch(humanDate('2026-03-02T09:30:00Z', 'en-US'), /T09|Z$/);
     assert.equal(humanDate('last week', 'en'), 'last week');
   });
+  it('each locale and kind of date keeps its own wording (the formatters are kept per locale)', () => {
+    assert.equal(humanDate('2026-03-02', 'en-US'), 'Mar 2, 2026');
+    assert.equal(humanDate('2026-03-02', 'de'), '02.03.2026');
+    assert.equal(humanDate('2026-03-02', 'en-US'), 'Mar 2, 2026');
+    // A time of day only where the text has one; the date-only format is not reused for it.
+    assert.match(humanDate('2026-03-02T09:30:00', 'en-US'), /^Mar 2, 2026, 9:30\sAM$/);
+    assert.equal(timeAgo('2026-11-25T13:57:00Z', now, 'de'), 'vor 3 Minuten');
+    assert.equal(timeAgo('2026-11-25T13:57:00Z', now, 'en'), '3 minutes ago');
+  });
   it('says when the age\'s words change next: the same words until then, new ones from then (87 s after a dispatch is "1 minute ago")', () => {
     const at = '2026-11-25T14:00:00.000Z';
     const t0 = Date.parse(at);
