@@ -218,6 +218,42 @@ describe("GSD's workflow MCP server for VS Code's agent (hostile input)", () => 
     assert.equal(fs.readFileSync(VSCODE_MCP(root), 'utf8'), '{ "servers": [] }\n');
   });
 
+  it('a key JSON readers take only the last of ("servers", gsd-workflow) is refused, never spliced into the first one', () => {
+    const root = withGsdServer();
+    fs.mkdirSync(path.join(root, '.vscode'));
+    const ours = JSON.stringify(expectedServer(root));
+    const twice: Array<[string, string, RegExp]> = [
+      [
+        '"servers" twice',
+        '{\n  "servers": { "docs": { "type": "stdio", "command": "npx" } },\n  "servers": { "lint": { "type": "stdio", "command": "lint-server" } }\n}\n',
+        /mcp\.json:3: "servers" appears twice \(VS Code reads only the last\); left as it is/,
+      ],
+      [
+        'gsd-workflow twice in "servers"',
+        `{\n  "servers": {\n    "gsd-workflow": { "type": "stdio", "command": "/old/node" },\n    "gsd-workflow": ${ours}\n  }\n}\n`,
+        /mcp\.json:4: "servers\.gsd-workflow" appears twice \(VS Code reads only the last\); left as it is/,
+      ],
+    ];
+    for (const [name, text, message] of twice) {
+      fs.writeFileSync(VSCODE_MCP(root), text);
+      for (const p of [plan(root), planUninstall({ root, host: 'vscode', user: false, home: home(), projectKind: 'gsd2-database' }, readOrNull)]) {
+        assert.equal(mcpChange(p), undefined, name);
+        assert.match(p.skipped.join('\n'), message, name);
+        applyFileChanges(p.changes);
+        assert.equal(fs.readFileSync(VSCODE_MCP(root), 'utf8'), text, name);
+      }
+    }
+
+    // GSD's own entry twice in .mcp.json: GSD and Claude Code run the last; nothing is copied from either.
+    fs.rmSync(VSCODE_MCP(root));
+    const entry = (cli: string) => JSON.stringify({ command: '/usr/local/bin/node', args: [cli] });
+    fs.writeFileSync(path.join(root, '.mcp.json'), `{\n  "mcpServers": {\n    "gsd-workflow": ${entry('/old/cli.js')},\n    "gsd-workflow": ${entry('/new/cli.js')}\n  }\n}\n`);
+    const p = plan(root);
+    assert.equal(mcpChange(p), undefined);
+    assert.match(p.skipped.join('\n'), /\.mcp\.json:4: "mcpServers\.gsd-workflow" appears twice \(GSD and Claude Code read only the last\); nothing copied/);
+    assert.ok(!fs.existsSync(VSCODE_MCP(root)));
+  });
+
   it('a change made to .vscode/mcp.json after the preview is not overwritten', () => {
     const root = withGsdServer();
     fs.mkdirSync(path.join(root, '.vscode'));

@@ -20,7 +20,7 @@ import { guardMatcher } from '../hooks/lifecycle/edit-tools';
 import { GITHUB_HOOKS_FILE, INSTALLED_EVENTS, type AgentHost } from './agent-host';
 import { AGENT_EVENTS } from '../hooks/lifecycle/agent-events';
 import { quotePosix, quoteWindows } from '../shell/shell-quote';
-import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedKey } from './json-splice';
+import { appendTo, lineAt, nodeAt, parseJsonTree, propertyOf, removeNode, repeatedAlong, repeatedKey } from './json-splice';
 import type { Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { confineTo, type FileChange, type ReadFile } from '../files/file-changes';
 
@@ -146,8 +146,8 @@ const isOurEntry = (entry: unknown): boolean =>
  */
 function refuseRepeatedKeys(text: string, file: string): void {
   const root = parseJsonTree(text, file);
-  const tops = (root.children ?? []).filter((p) => p.children?.[0]?.value === 'hooks');
-  const twice = tops.length > 1 ? { path: 'hooks', offset: tops[1].offset } : tops[0]?.children?.[1] ? repeatedKey(tops[0].children[1], ['hooks']) : null;
+  const hooks = nodeAt(root, ['hooks']);
+  const twice = repeatedAlong(root, ['hooks']) ?? (hooks ? repeatedKey(hooks, ['hooks']) : null);
   if (twice) throw new Error(`${file}:${lineAt(text, twice.offset)}: "${twice.path}" appears twice (Claude Code reads only the last); left as it is`);
 }
 

@@ -130,6 +130,20 @@ export function repeatedKey(node: Node, at: string[] = []): { path: string; offs
   return null;
 }
 
+/**
+ * The first key of `path` that its object holds twice, with the offset of the second; null when
+ * each appears once at most. JSON readers keep the last of two keys, nodeAt (a splice) the first.
+ */
+export function repeatedAlong(root: Node, path: readonly string[]): { path: string; offset: number } | null {
+  let node: Node | undefined = root;
+  for (let i = 0; i < path.length && node?.type === 'object'; i++) {
+    const props: Node[] = (node.children ?? []).filter((p) => p.children?.[0]?.value === path[i]);
+    if (props.length > 1) return { path: path.slice(0, i + 1).join('.'), offset: props[1].offset };
+    node = props[0]?.children?.[1];
+  }
+  return null;
+}
+
 /** The line (from 1) of an offset in `text`. */
 export function lineAt(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;

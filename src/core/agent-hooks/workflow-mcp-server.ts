@@ -14,9 +14,9 @@
 // src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (`mcpStdioServerSchema`: type, command,
 // cwd, args, envFile, env; remote servers: type http|sse, url, headers).
 import * as path from 'node:path';
-import { getNodeValue } from 'jsonc-parser/lib/esm/main.js';
+import { getNodeValue, type Node } from 'jsonc-parser/lib/esm/main.js';
 import { GSD_WORKFLOW_SERVER } from '../prompts/workflow-tool-prompts';
-import { appendTo, nodeAt, parseJsonTree, removeNode, replaceValue, propertyOf } from './json-splice';
+import { appendTo, lineAt, nodeAt, parseJsonTree, removeNode, repeatedAlong, replaceValue, propertyOf } from './json-splice';
 import type { FileChange, ReadFile } from '../files/file-changes';
 
 export const CLAUDE_MCP_FILE = '.mcp.json';
@@ -27,6 +27,15 @@ export type VscodeMcpServer =
   | { type: 'http'; url: string };
 
 export class McpConfigError extends Error {}
+
+/** Refuses a file where a key on `keys` appears twice: its readers take the last, a splice the first. */
+function refuseRepeated(text: string, root: Node, keys: readonly string[], file: string, readers: string, outcome: string): void {
+  const twice = repeatedAlong(root, keys);
+  if (twice) throw new McpConfigError(`${file}:${lineAt(text, twice.offset)}: "${twice.path}" appears twice (${readers} only the last); ${outcome}`);
+}
+
+/** Our path in `.vscode/mcp.json`, which VS Code reads. */
+const OUR_SERVER = ['servers', GSD_WORKFLOW_SERVER];
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -42,6 +51,7 @@ export function gsdWorkflowServerOf(text: string, file: string): VscodeMcpServer
   } catch (error) {
     throw new McpConfigError((error as Error).message);
   }
+  refuseRepeated(text, root, ['mcpServers', GSD_WORKFLOW_SERVER], file, 'GSD and Claude Code read', 'nothing copied');
   const node = nodeAt(root, ['mcpServers', GSD_WORKFLOW_SERVER]);
   if (!node) return null;
   const entry = getNodeValue(node) as Record<string, unknown>;
@@ -75,10 +85,11 @@ function sameValue(a: unknown, b: unknown): boolean {
 export function withWorkflowServer(text: string | null, server: VscodeMcpServer, file: string): string {
   if (text === null || text.trim() === '') return JSON.stringify({ servers: { [GSD_WORKFLOW_SERVER]: server } }, null, 2) + '\n';
   const root = parseJsonTree(text, file);
+  refuseRepeated(text, root, OUR_SERVER, file, 'VS Code reads', 'left as it is');
   const servers = nodeAt(root, ['servers']);
   if (!servers) return appendTo(text, root, { key: 'servers', value: { [GSD_WORKFLOW_SERVER]: server } });
   if (servers.type !== 'object') throw new McpConfigError(`${file}: "servers" is not an object; left as it is`);
-  const existing = nodeAt(root, ['servers', GSD_WORKFLOW_SERVER]);
+  const existing = nodeAt(root, OUR_SERVER);
   if (!existing) return appendTo(text, servers, { key: GSD_WORKFLOW_SERVER, value: server });
   return sameValue(getNodeValue(existing), server) ? text : replaceValue(text, existing, server);
 }
@@ -88,7 +99,9 @@ export function withWorkflowServer(text: string | null, server: VscodeMcpServer,
  * `.mcp.json` gives); null when nothing else is left in the file, so uninstall deletes what install created.
  */
 export function withoutWorkflowServer(text: string, server: VscodeMcpServer, file: string): string | null {
-  const existing = nodeAt(parseJsonTree(text, file), ['servers', GSD_WORKFLOW_SERVER]);
+  const root = parseJsonTree(text, file);
+  refuseRepeated(text, root, OUR_SERVER, file, 'VS Code reads', 'left as it is');
+  const existing = nodeAt(root, OUR_SERVER);
   if (!existing || !sameValue(getNodeValue(existing), server)) return text;
   const out = removeNode(text, propertyOf(existing));
   return out.replace(/\s+/g, '') === '{"servers":{}}' ? null : out;
