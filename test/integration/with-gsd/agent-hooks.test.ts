@@ -120,6 +120,35 @@ describe('agent hooks from VS Code', () => {
     }
   });
 
+  it('a .vscode/mcp.json with "servers" twice: VS Code reads the last one, and Install writes nothing into the first', async () => {
+    const db = path.join(root, '.gsd', 'gsd.db');
+    const claudeMcp = path.join(root, '.mcp.json');
+    const vscodeMcp = path.join(root, '.vscode', 'mcp.json');
+    const hadVscodeDir = fs.existsSync(path.join(root, '.vscode'));
+    const gsdEntry = { command: 'gsd-mcp-server-not-installed', cwd: root };
+    const twice = '{\n  "servers": { "docs": { "type": "stdio", "command": "npx" } },\n  "servers": { "lint": { "type": "stdio", "command": "lint-server" } }\n}\n';
+    try {
+      fs.writeFileSync(db, emptySqliteDatabase());
+      fs.writeFileSync(claudeMcp, `${JSON.stringify({ mcpServers: { 'gsd-workflow': gsdEntry } }, null, 2)}\n`);
+      fs.mkdirSync(path.join(root, '.vscode'), { recursive: true });
+      fs.writeFileSync(vscodeMcp, twice);
+      // VS Code's own reading of the file: its `mcp` configuration holds the last "servers" only.
+      const servers = () => {
+        const seen = vscode.workspace.getConfiguration('mcp', vscode.Uri.file(root)).inspect<Record<string, unknown>>('servers');
+        return Object.keys(seen?.workspaceFolderValue ?? seen?.workspaceValue ?? {});
+      };
+      await waitFor(() => `VS Code to read ${vscodeMcp} (its mcp servers now: ${servers().join(', ') || 'none'})`, () => servers().length > 0);
+      assert.deepEqual(servers(), ['lint']);
+      const { result: written, messages } = await notificationsDuring(() => api.installAgentHooks(api.workspace.list()[0]));
+      assert.ok(!written?.includes(path.join('.vscode', 'mcp.json')), `written: ${written?.join(', ')}`);
+      assert.equal(fs.readFileSync(vscodeMcp, 'utf8'), twice);
+      assert.match(messages.join('\n'), /mcp\.json:3: "servers" appears twice \(VS Code reads only the last\); left as it is/);
+    } finally {
+      for (const f of [db, claudeMcp, vscodeMcp]) fs.rmSync(f, { force: true });
+      if (!hadVscodeDir) fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
+    }
+  });
+
   describe('GSD: Undo Agent Hooks Install', function () {
     // Up to three looks at the palette, each waiting up to 10 s in the page for what it should show.
     this.timeout(120_000);
