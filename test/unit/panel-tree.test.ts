@@ -258,6 +258,10 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
     const unread = first.filter((w) => description(w).startsWith('reading…'));
     assert.ok(unread.length > 0, 'slices whose plan is not read yet say so');
     for (const w of unread) assert.equal(panel.getTreeItem(w.node).collapsibleState, TreeItemCollapsibleState.Collapsed, `${w.id} can be opened`);
+    // Opened meanwhile, such a slice shows one row saying its tasks are being read (not an empty opening).
+    const opened = unread[0];
+    const placeholder = panel.getChildren(opened.node).map((n) => panel.getTreeItem(n));
+    assert.deepEqual(placeholder.map((i) => [String(i.label), i.collapsibleState]), [['Reading its tasks…', TreeItemCollapsibleState.None]]);
     assertNoBatchAnswersAnother(panel);
     // The panel lets the workspace read the rest once its first rows are out.
     assert.equal(ws.readingStarted, 0);
@@ -268,6 +272,13 @@ describe('review panel tree (provider and nodes, as VS Code fetches them)', () =
     const after = checkWalk(panel, parents);
     assert.ok(after.some((w) => w.id === pendingId), 'the pending actions group once read');
     assert.deepEqual(after.filter((w) => description(w).startsWith('reading…')).map((w) => w.id), []);
+    // The slice opened while read now shows its tasks, as its plan lists them.
+    const [milestoneId, sliceId] = opened.id.slice(`gsd:${ledgerline.project.gsdDir}/`.length).split('/');
+    const planned = ledgerline.engine.state().milestones.find((m) => m.id === milestoneId)!.slices.find((x) => x.id === sliceId)!.tasks.map((t) => t.id);
+    assert.ok(planned.length > 0, `${opened.id} has tasks once read`);
+    assert.deepEqual(panel.getChildren(opened.node).map((n) => String(panel.getTreeItem(n).label).split(' ')[0]), planned);
+    // ...which VS Code fetches again because it is told to: the whole tree, or that slice.
+    assert.ok(told.some((e) => e === undefined || (Array.isArray(e) ? e : [e]).some((n) => n.id === opened.id)), 'no refresh covers the slice opened while read');
     assert.ok(after.length > first.length, 'the tasks of the other slices are there');
     const batches = assertNoBatchAnswersAnother(panel);
     assert.deepEqual(batches.map((b) => b.length), [1, 2, 1]);

@@ -25,6 +25,10 @@ export function hookEventsNodeId(gsdDir: string): string {
 export function hookEventNodeId(gsdDir: string, index: number): string {
   return `${hookEventsNodeId(gsdDir)}/${index}`;
 }
+/** The placeholder row under a slice whose plan is not read yet (reading-tasks-node.ts). */
+export function readingTasksNodeId(sliceNodeId: string): string {
+  return `${sliceNodeId}#reading`;
+}
 export function reviewCycleNodeId(taskNodeId: string, cycle: number): string {
   return `${taskNodeId}#cycle-${cycle}`;
 }

@@ -3,8 +3,9 @@ import * as vscode from 'vscode';
 import { findUnit } from '../../core/model/find-unit';
 import type { SliceEntry } from '../../core/model/types';
 import { sliceContext } from './context-values';
-import { unitNodeId } from './node-ids';
+import { readingTasksNodeId, unitNodeId } from './node-ids';
 import { collapsible, esc, markNext, md, openAt, PanelNode, statusIcon, type PanelContext } from './panel-node';
+import { ReadingTasksNode } from './reading-tasks-node';
 import { TaskNode } from './task-node';
 
 export class SliceNode extends PanelNode {
@@ -20,10 +21,14 @@ export class SliceNode extends PanelNode {
   private slice(): SliceEntry | null {
     return findUnit(this.panel.snapshot().state, this.milestoneId, this.sliceId).slice;
   }
+  /** While the project is read, a slice's plan may not be yet. */
+  private unread(s: SliceEntry | null): boolean {
+    return !!s && !s.planLoaded && this.panel.snapshot().reading;
+  }
   treeItem(): vscode.TreeItem {
     const s = this.slice();
-    // While the project is read, a slice's plan may not be yet: said so, and openable (it may have tasks).
-    const unread = !!s && !s.planLoaded && this.panel.snapshot().reading;
+    // An unread slice says so, and opens (it may have tasks) onto one row saying they are being read.
+    const unread = this.unread(s);
     const item = new vscode.TreeItem(this.sliceId, collapsible(this.panel, !!s?.tasks.length || unread, s?.status === 'active' || s?.status === 'replanning'));
     item.id = this.id;
     if (!s) return item;
@@ -42,6 +47,8 @@ export class SliceNode extends PanelNode {
     return item;
   }
   override children(): PanelNode[] {
-    return (this.slice()?.tasks ?? []).map((t) => this.panel.nodes.node(unitNodeId(this.panel.handle.project.gsdDir, `${this.milestoneId}/${this.sliceId}/${t.id}`), () => new TaskNode(this.panel, this.milestoneId, this.sliceId, t.id), this));
+    const s = this.slice();
+    if (this.unread(s)) return [this.panel.nodes.node(readingTasksNodeId(this.id), () => new ReadingTasksNode(readingTasksNodeId(this.id)), this)];
+    return (s?.tasks ?? []).map((t) => this.panel.nodes.node(unitNodeId(this.panel.handle.project.gsdDir, `${this.milestoneId}/${this.sliceId}/${t.id}`), () => new TaskNode(this.panel, this.milestoneId, this.sliceId, t.id), this));
   }
 }
