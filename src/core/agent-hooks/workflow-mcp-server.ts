@@ -34,8 +34,9 @@ function refuseRepeated(text: string, root: Node, keys: readonly string[], file:
   if (twice) throw new McpConfigError(`${file}:${lineAt(text, twice.offset)}: "${twice.path}" appears twice (${readers} only the last); ${outcome}`);
 }
 
-/** Our path in `.vscode/mcp.json`, which VS Code reads. */
+/** Our path in `.vscode/mcp.json`, which VS Code reads, and GSD's in `.mcp.json`, which we copy. */
 const OUR_SERVER = ['servers', GSD_WORKFLOW_SERVER];
+const GSD_ENTRY = ['mcpServers', GSD_WORKFLOW_SERVER];
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -51,8 +52,8 @@ export function gsdWorkflowServerOf(text: string, file: string): VscodeMcpServer
   } catch (error) {
     throw new McpConfigError((error as Error).message);
   }
-  refuseRepeated(text, root, ['mcpServers', GSD_WORKFLOW_SERVER], file, 'GSD and Claude Code read', 'nothing copied');
-  const node = nodeAt(root, ['mcpServers', GSD_WORKFLOW_SERVER]);
+  refuseRepeated(text, root, GSD_ENTRY, file, 'GSD and Claude Code read', 'nothing copied');
+  const node = nodeAt(root, GSD_ENTRY);
   if (!node) return null;
   const entry = getNodeValue(node) as Record<string, unknown>;
   const bad = (what: string) => new McpConfigError(`${file}: mcpServers.${GSD_WORKFLOW_SERVER}.${what}; left as it is`);
